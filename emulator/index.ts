@@ -1,0 +1,26 @@
+/**
+ * An emulator of the Account API on loopback, for tests, the demo and offline dry runs of pipelines.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from "pulumi-dns-account/emulator";
+ * const emu = await startEmulator({ tokenLifetimeSeconds: 60 });
+ * console.log(emu.url);
+ * ```
+ * @packageDocumentation
+ */
+export {
+  DEFAULT_CLIENTS,
+  DEFAULT_USERS,
+  type Emulator,
+  type EmulatorClient,
+  type EmulatorLimits,
+  type EmulatorOptions,
+  type EmulatorStats,
+  type EmulatorUser,
+  type Fault,
+  type RecordedRequest,
+  type RevokeReads,
+  startEmulator,
+} from "./server";
+export { openApiDocument } from "./openapi";

@@ -1,0 +1,184 @@
+import { inspect } from "node:util";
+
+/**
+ * Brand shared by every error class of this package. `instanceof` checks it rather than the prototype
+ * chain, so an error thrown by one copy of the package (the Pulumi provider host) is recognised by another
+ * copy (the program).
+ */
+const BRAND = Symbol.for("pulumi-dns-account.error");
+
+/** Stable machine-readable codes carried by {@link DnsAccountError.code}. */
+export type ErrorCode =
+  | "mfa_required"
+  | "invalid_credentials"
+  | "invalid_grant"
+  | "authorization_failed"
+  | "protocol"
+  | "invalid_config"
+  | "timeout"
+  | "network"
+  | `http_${number}`;
+
+/** What the server said about an error, when it said anything in the documented shape. */
+export interface ServerErrorDetails {
+  /** `error` of the body, e.g. `unauthorized`. */
+  error?: string;
+  /** `error_code` of the body, e.g. `2fa_required`. */
+  errorCode?: string;
+}
+
+interface ErrorInit {
+  status?: number;
+  field?: string;
+  server?: ServerErrorDetails;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+// Server-provided words are shown only when they look like identifiers: an arbitrary server string
+// could echo a credential back.
+const SAFE_WORD = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+function safeWord(value: unknown): string | undefined {
+  return typeof value === "string" && SAFE_WORD.test(value) ? value : undefined;
+}
+
+/**
+ * Base class of every error this package throws. Branch on {@link DnsAccountError.code}, which is stable
+ * across releases. Messages name fields, never their values; no secret is ever part of the message,
+ * `toJSON()` or `util.inspect` output.
+ *
+ * @example
+ * ```ts
+ * try { await issueToken({ username, password }); }
+ * catch (e) { if (e instanceof DnsAccountError && e.code === "mfa_required") promptForCode(); }
+ * ```
+ */
+export class DnsAccountError extends Error {
+  /** Stable code, e.g. `invalid_grant`, `http_503`, `timeout`. */
+  readonly code: ErrorCode;
+  /** HTTP status of the response that caused the error, when there was one. */
+  readonly status?: number;
+  /** Name of the offending field (of a body, a config object or a fragment), when one is to blame. */
+  readonly field?: string;
+  /** Server-provided `error` / `error_code`, when they were identifier-like. */
+  readonly server?: ServerErrorDetails;
+  /** Delay the server asked for (Retry-After), in milliseconds. */
+  readonly retryAfterMs?: number;
+
+  constructor(code: ErrorCode, message: string, init: ErrorInit = {}) {
+    super(message);
+    this.code = code;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.field !== undefined) this.field = init.field;
+    if (init.server !== undefined) this.server = init.server;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    // The cause may be a low-level error carrying a request; keep it reachable but out of logs.
+    if (init.cause !== undefined) Object.defineProperty(this, "cause", { value: init.cause, enumerable: false });
+    Object.defineProperty(this, BRAND, { value: true, enumerable: false });
+    Object.defineProperty(this, "name", { value: new.target.name, enumerable: false, configurable: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== "object" || value === null || !(value as Record<symbol, unknown>)[BRAND]) return false;
+    if (this === DnsAccountError) return true;
+    // Subclass check: compare by name along the value's own constructor chain (copies differ by identity).
+    for (let c = (value as object).constructor; c && c !== Object; c = Object.getPrototypeOf(c)) {
+      if (c.name === this.name) return true;
+    }
+    return false;
+  }
+
+  /** A plain object for structured logs: name, code, message and the non-secret details. */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    if (this.status !== undefined) out.status = this.status;
+    if (this.field !== undefined) out.field = this.field;
+    if (this.server !== undefined) out.server = this.server;
+    if (this.retryAfterMs !== undefined) out.retryAfterMs = this.retryAfterMs;
+    return out;
+  }
+
+  [inspect.custom](): string {
+    const details = JSON.stringify(this.toJSON());
+    const stack = (this.stack ?? "").split("\n").slice(1).join("\n");
+    return `${this.name} [${this.code}]: ${this.message} ${details}${stack ? `\n${stack}` : ""}`;
+  }
+}
+
+/**
+ * The account has two-factor authentication on and no MFA code was sent (401 with `error_code`
+ * `2fa_required`). Retry the password grant with `mfaToken`.
+ */
+export class MfaRequiredError extends DnsAccountError {
+  constructor(init: ErrorInit = {}) {
+    super(
+      "mfa_required",
+      "Two-factor authentication is enabled for this account: pass the current MFA code as mfaToken",
+      init,
+    );
+  }
+}
+
+/** Username, password or MFA code were rejected by the token endpoint. */
+export class InvalidCredentialsError extends DnsAccountError {
+  constructor(message = "The token endpoint rejected the username, password or MFA code", init: ErrorInit = {}) {
+    super("invalid_credentials", message, init);
+  }
+}
+
+/** The refresh token is revoked, expired or unknown; log in again. */
+export class InvalidGrantError extends DnsAccountError {
+  constructor(message = "The refresh token was rejected (revoked or unknown): log in again", init: ErrorInit = {}) {
+    super("invalid_grant", message, init);
+  }
+}
+
+/** The authorization endpoint redirected back with an `error=` fragment. */
+export class AuthorizationError extends DnsAccountError {
+  constructor(error: unknown, init: ErrorInit = {}) {
+    const word = safeWord(error);
+    super("authorization_failed", `Authorization failed${word ? `: ${word}` : ""}`, {
+      ...init,
+      ...(word ? { server: { error: word } } : {}),
+    });
+  }
+}
+
+/** A response (or redirect) broke the protocol: wrong shape, wrong type, not JSON, too large. */
+export class ProtocolError extends DnsAccountError {
+  constructor(message: string, init: ErrorInit = {}) {
+    super("protocol", message, init);
+  }
+}
+
+/** Options or configuration are wrong; `field` names the option. */
+export class ConfigError extends DnsAccountError {
+  constructor(message: string, init: ErrorInit = {}) {
+    super("invalid_config", message, init);
+  }
+}
+
+/** The server answered with an HTTP status this call does not treat as success (`code` is `http_<status>`). */
+export class HttpError extends DnsAccountError {
+  constructor(status: number, message = `The server answered HTTP ${status}`, init: ErrorInit = {}) {
+    super(`http_${status}`, message, { ...init, status });
+  }
+}
+
+/** No usable response: the request timed out (`timeout`) or the connection failed (`network`). */
+export class TransportError extends DnsAccountError {
+  constructor(code: "timeout" | "network", message: string, init: ErrorInit = {}) {
+    super(code, message, init);
+  }
+}
+
+/** Details from a `{error, error_code, error_description}` body, keeping only identifier-like words. */
+export function serverDetails(body: unknown): ServerErrorDetails | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const b = body as Record<string, unknown>;
+  const error = safeWord(b.error);
+  const errorCode = safeWord(b.error_code);
+  if (!error && !errorCode) return undefined;
+  return { ...(error ? { error } : {}), ...(errorCode ? { errorCode } : {}) };
+}

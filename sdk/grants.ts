@@ -1,0 +1,139 @@
+import { ConfigError } from "./errors";
+import { parseTokenResponse, type TokenGrant, type TokenSet } from "./token-response";
+import {
+  apiUrl,
+  type Clock,
+  type RawResponse,
+  resolveBaseUrl,
+  send,
+  systemClock,
+  type TransportOptions,
+} from "./transport";
+import { USER_AGENT } from "./version";
+
+/** Default whole-request timeout of token calls. */
+export const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
+
+/** Options shared by the token, refresh and revoke calls. */
+export interface TokenCallOptions extends TransportOptions {
+  /**
+   * Also send `grant_type=password|refresh_token` (default true). Newer versions of the service require
+   * it; the published interface lists no such field. `false` omits it.
+   */
+  grantType?: boolean;
+  /** Clock for `expiresAt`; default the wall clock. */
+  clock?: Clock;
+}
+
+/** Arguments of {@link issueToken}. */
+export interface IssueTokenOptions extends TokenCallOptions {
+  /** Account e-mail. */
+  username: string;
+  /** Account password. */
+  password: string;
+  /** Current two-factor code; only for accounts with two-factor authentication. */
+  mfaToken?: string;
+}
+
+/** Arguments of {@link refreshToken}. */
+export interface RefreshTokenOptions extends TokenCallOptions {
+  /** The refresh token from an earlier password grant. */
+  refreshToken: string;
+}
+
+/** Result of {@link issueToken}: a password grant always yields a refresh token. */
+export type IssuedTokenSet = TokenSet & { refreshToken: string };
+
+/** Result of {@link refreshToken}. */
+export type RefreshedTokenSet = IssuedTokenSet & {
+  /** True when the server sent a refresh token different from the one used (the new one is returned). */
+  rotated: boolean;
+};
+
+/** Checks that a required string option is a non-empty string; names the option, never the value. */
+export function requireString(value: unknown, field: string): string {
+  if (typeof value !== "string" || value.length === 0) {
+    throw new ConfigError(`"${field}" must be a non-empty string`, { field });
+  }
+  return value;
+}
+
+/** Checks a timeout option: a positive finite number of milliseconds. */
+export function timeoutOf(value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new ConfigError('"timeoutMs" must be a positive number of milliseconds', { field: "timeoutMs" });
+  }
+  return value;
+}
+
+/**
+ * Sends a form-urlencoded POST to an Account API path and returns the raw response. Half of each grant:
+ * the other half is the matching parser, so parsing is testable from a bare response.
+ */
+export function formRequest(
+  path: string,
+  form: Record<string, string>,
+  options: TransportOptions,
+  query?: Record<string, string>,
+): Promise<RawResponse> {
+  const url = apiUrl(resolveBaseUrl(options.baseUrl, options.allowInsecureHttp), path);
+  for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
+  return send(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+      "user-agent": USER_AGENT,
+    },
+    body: new URLSearchParams(form).toString(),
+    dispatcher: options.dispatcher,
+    timeoutMs: timeoutOf(options.timeoutMs, DEFAULT_TOKEN_TIMEOUT_MS),
+    signal: options.signal,
+  });
+}
+
+/** Sends a token endpoint request for a grant; see {@link parseTokenResponse} for the other half. */
+export function tokenRequest(grant: TokenGrant, form: Record<string, string>, options: TokenCallOptions): Promise<RawResponse> {
+  const body = options.grantType === false ? form : { grant_type: grant, ...form };
+  return formRequest("/oauth_token", body, options);
+}
+
+/**
+ * Issues an access token and a refresh token by username and password (and MFA code).
+ * Never retried: an MFA code is single-use.
+ *
+ * @example
+ * ```ts
+ * const tokens = await issueToken({ username: "me@example.com", password, mfaToken: "123456" });
+ * ```
+ * @throws MfaRequiredError when the account needs an MFA code and none was sent.
+ * @throws InvalidCredentialsError when the username, password or MFA code is rejected.
+ */
+export async function issueToken(options: IssueTokenOptions): Promise<IssuedTokenSet> {
+  const form: Record<string, string> = {
+    username: requireString(options.username, "username"),
+    password: requireString(options.password, "password"),
+  };
+  if (options.mfaToken !== undefined) form.mfa_token = requireString(options.mfaToken, "mfaToken");
+  const res = await tokenRequest("password", form, options);
+  return parseTokenResponse(res, { grant: "password", clock: options.clock ?? systemClock }) as IssuedTokenSet;
+}
+
+/**
+ * Gets a new access token with a refresh token. The service returns the same refresh token; if a server
+ * sends a different one, it is returned with `rotated: true`.
+ *
+ * @example
+ * ```ts
+ * const { accessToken, expiresAt } = await refreshToken({ refreshToken: stored });
+ * ```
+ * @throws InvalidGrantError when the refresh token is revoked or unknown.
+ */
+export async function refreshToken(options: RefreshTokenOptions): Promise<RefreshedTokenSet> {
+  const sent = requireString(options.refreshToken, "refreshToken");
+  const res = await tokenRequest("refresh_token", { refresh_token: sent }, options);
+  const set = parseTokenResponse(res, { grant: "refresh_token", clock: options.clock ?? systemClock });
+  const refresh = set.refreshToken ?? sent;
+  return { ...set, refreshToken: refresh, rotated: refresh !== sent };
+}

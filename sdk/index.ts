@@ -1,0 +1,44 @@
+/**
+ * The Account API SDK: token grants, the implicit-grant helpers and the error family.
+ * Loads neither `@pulumi/pulumi` nor anything else heavy.
+ *
+ * @example
+ * ```ts
+ * import { issueToken, refreshToken, revokeToken } from "pulumi-dns-account/sdk";
+ * const tokens = await issueToken({ username: "me@example.com", password: process.env.PASSWORD! });
+ * ```
+ * @packageDocumentation
+ */
+export * from "./errors";
+export {
+  API_PREFIX,
+  type Clock,
+  DEFAULT_BASE_URL,
+  MAX_BODY_BYTES,
+  parseRetryAfter,
+  type RawResponse,
+  resolveBaseUrl,
+  systemClock,
+  type TransportOptions,
+} from "./transport";
+export { decodeJson, parseTokenResponse, type ParseTokenOptions, type TokenGrant, type TokenSet } from "./token-response";
+export {
+  DEFAULT_TOKEN_TIMEOUT_MS,
+  issueToken,
+  type IssuedTokenSet,
+  type IssueTokenOptions,
+  refreshToken,
+  type RefreshedTokenSet,
+  type RefreshTokenOptions,
+  type TokenCallOptions,
+  tokenRequest,
+} from "./grants";
+export { parseRevokeResponse, revokeRequest, revokeToken, type RevokeTokenOptions } from "./revoke";
+export {
+  authorizeUrl,
+  type AuthorizeResult,
+  type AuthorizeUrlOptions,
+  parseAuthorizeRedirect,
+  type ParseAuthorizeOptions,
+} from "./authorize";
+export { USER_AGENT, VERSION } from "./version";

@@ -1,0 +1,161 @@
+import { z } from "zod";
+import {
+  HttpError,
+  InvalidCredentialsError,
+  InvalidGrantError,
+  MfaRequiredError,
+  ProtocolError,
+  serverDetails,
+} from "./errors";
+import { type Clock, type RawResponse, header, parseRetryAfter, systemClock } from "./transport";
+
+/** Which grant a token response answers. */
+export type TokenGrant = "password" | "refresh_token";
+
+/**
+ * Tokens from the token endpoint or the implicit-grant redirect.
+ *
+ * @example
+ * ```ts
+ * const set = await issueToken({ username, password });
+ * fetch(url, { headers: { authorization: `Bearer ${set.accessToken}` } });
+ * ```
+ */
+export interface TokenSet {
+  /** Short-lived credential for API calls (`Authorization: Bearer …`). */
+  accessToken: string;
+  /** Long-lived credential for the refresh grant. Absent from an implicit-grant result. */
+  refreshToken?: string;
+  /** Always the lower-case word `bearer` (normalised from any case). */
+  tokenType: "bearer";
+  /** Lifetime of the access token in seconds, as sent; it varies per response. */
+  expiresIn: number;
+  /** When the access token expires, in epoch ms by the injected clock. */
+  expiresAt: number;
+}
+
+/** Messages for each field of a token body; they name the field, never its value. */
+const FIELD_MESSAGES: Record<string, string> = {
+  access_token: '"access_token" must be a non-empty string',
+  token_type: '"token_type" must be "bearer"',
+  expires_in: '"expires_in" must be a positive integer',
+  refresh_token: '"refresh_token" must be a non-empty string',
+  state: '"state" must be a string',
+};
+
+const positiveInteger = z.union([
+  z.number(),
+  z.string().regex(/^\d{1,15}$/).transform(Number),
+]).pipe(z.number().int().positive());
+
+/** Shape of a successful token body; `expires_in` may come as a numeric string. */
+export const tokenBodySchema = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),
+  expires_in: positiveInteger,
+  refresh_token: z.string().min(1).optional(),
+});
+
+/**
+ * Validates an object against a zod schema and maps the first issue to a {@link ProtocolError} that names
+ * the field. zod's own messages are not used: some quote the received value.
+ */
+export function validate<T extends z.ZodType>(schema: T, value: unknown, status?: number): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.map(String).join(".") ?? "";
+  if (field === "") {
+    throw new ProtocolError("The response body must be a JSON object", { field: "body", ...(status ? { status } : {}) });
+  }
+  const message = FIELD_MESSAGES[field] ?? `"${field}" has the wrong type or value`;
+  throw new ProtocolError(message, { field, ...(status ? { status } : {}) });
+}
+
+/**
+ * Decodes a JSON body. HTML pages, empty bodies and invalid JSON are refused with a
+ * {@link ProtocolError} whose field is `body`.
+ */
+export function decodeJson(res: RawResponse): unknown {
+  const text = res.body.toString("utf8");
+  const type = header(res, "content-type") ?? "";
+  const init = { field: "body", status: res.status };
+  if (/html/i.test(type) || /^\s*</.test(text)) {
+    throw new ProtocolError("The server sent an HTML page where JSON was expected", init);
+  }
+  if (text.trim() === "") throw new ProtocolError("The response body is empty", init);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProtocolError("The response body is not valid JSON", init);
+  }
+}
+
+function tryDecodeJson(res: RawResponse): unknown {
+  try {
+    return decodeJson(res);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Options of {@link parseTokenResponse}. */
+export interface ParseTokenOptions {
+  /** The grant the response answers: `refresh_token` responses may omit `refresh_token`. */
+  grant: TokenGrant;
+  clock?: Clock;
+}
+
+/**
+ * Turns a token endpoint response into a {@link TokenSet} or a typed error: `MfaRequiredError` (401,
+ * `error_code` `2fa_required`), `InvalidCredentialsError` (password grant rejected),
+ * `InvalidGrantError` (refresh token rejected), `HttpError` (any other status, with Retry-After),
+ * `ProtocolError` (malformed success body).
+ *
+ * @example
+ * ```ts
+ * const res = { status: 200, headers: {}, body: Buffer.from('{"access_token":"a","token_type":"bearer","expires_in":60,"refresh_token":"r"}') };
+ * parseTokenResponse(res, { grant: "password" }).expiresIn; // 60
+ * ```
+ */
+export function parseTokenResponse(res: RawResponse, options: ParseTokenOptions): TokenSet {
+  const clock = options.clock ?? systemClock;
+  if (res.status < 200 || res.status >= 300) throw tokenError(res, options.grant, clock);
+  const body = validate(tokenBodySchema, decodeJson(res), res.status);
+  if (options.grant === "password" && body.refresh_token === undefined) {
+    throw new ProtocolError('"refresh_token" is missing from the password grant response', {
+      field: "refresh_token",
+      status: res.status,
+    });
+  }
+  return {
+    accessToken: body.access_token,
+    ...(body.refresh_token !== undefined ? { refreshToken: body.refresh_token } : {}),
+    tokenType: "bearer",
+    expiresIn: body.expires_in,
+    expiresAt: clock.now() + body.expires_in * 1000,
+  };
+}
+
+function tokenError(res: RawResponse, grant: TokenGrant, clock: Clock): Error {
+  const status = res.status;
+  const server = serverDetails(tryDecodeJson(res));
+  const retryAfterMs = parseRetryAfter(header(res, "retry-after"), clock.now());
+  const init = { status, ...(server ? { server } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  const code = (server?.errorCode ?? "").toLowerCase();
+  const error = (server?.error ?? "").toLowerCase();
+  if (status === 401 && code === "2fa_required") return new MfaRequiredError(init);
+  const rejected = status === 401 || ((status === 400 || status === 403) && /invalid_grant|invalid_client|unauthorized/.test(`${error} ${code}`));
+  if (rejected && grant === "password") {
+    const message = code.includes("2fa")
+      ? "The token endpoint rejected the MFA code (wrong, expired or already used)"
+      : "The token endpoint rejected the username or password";
+    return new InvalidCredentialsError(message, init);
+  }
+  if (rejected) return new InvalidGrantError(undefined, init);
+  if (status >= 300 && status < 400) {
+    return new HttpError(status, `The token endpoint answered HTTP ${status}; redirects are not followed`, init);
+  }
+  const said = server?.errorCode ?? server?.error;
+  return new HttpError(status, `The token endpoint answered HTTP ${status}${said ? ` (${said})` : ""}`, init);
+}

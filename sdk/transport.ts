@@ -1,0 +1,180 @@
+import { type Dispatcher, EnvHttpProxyAgent, request } from "undici";
+import { ConfigError, ProtocolError, TransportError } from "./errors";
+
+/** Default base address: the public AdGuard DNS API. */
+export const DEFAULT_BASE_URL = "https://api.adguard-dns.io";
+/** Version prefix of every Account API path. */
+export const API_PREFIX = "/oapi/v1";
+/** Largest response body read from the server; a larger one is refused. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Source of the current time (epoch ms). Inject one to control expiry decisions in tests. */
+export interface Clock {
+  now(): number;
+}
+
+/** The wall clock. Reads `Date.now()` on each call, so sinon fake timers apply to it. */
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Options shared by every network function of the SDK. */
+export interface TransportOptions {
+  /** Base address of the service; default {@link DEFAULT_BASE_URL}. */
+  baseUrl?: string;
+  /** undici dispatcher to send through (an Agent, Pool or MockAgent); default a shared proxy-aware agent. */
+  dispatcher?: Dispatcher;
+  /** Whole-request timeout in milliseconds (headers and body). */
+  timeoutMs?: number;
+  /** Allow `http://` for a non-loopback host. Off by default: tokens would cross the network in clear. */
+  allowInsecureHttp?: boolean;
+  /** Cancels the request. */
+  signal?: AbortSignal;
+}
+
+let sharedAgent: Dispatcher | undefined;
+
+/**
+ * The default transport: one lazily created undici agent that honours HTTP(S)_PROXY and NO_PROXY.
+ * Created on first use so that importing the SDK opens nothing.
+ */
+export function defaultDispatcher(): Dispatcher {
+  sharedAgent ??= new EnvHttpProxyAgent();
+  return sharedAgent;
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Validates a base URL and returns it without a trailing slash. Refuses non-http(s) schemes, embedded
+ * credentials, query strings, and plain `http://` to a non-loopback host unless `allowInsecureHttp`.
+ *
+ * @example
+ * ```ts
+ * resolveBaseUrl("http://127.0.0.1:8787/").href; // "http://127.0.0.1:8787/"
+ * ```
+ */
+export function resolveBaseUrl(baseUrl: string = DEFAULT_BASE_URL, allowInsecureHttp = false): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError('"baseUrl" must be an absolute http(s) URL', { field: "baseUrl" });
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new ConfigError('"baseUrl" must use https:// (or http:// for loopback)', { field: "baseUrl" });
+  }
+  if (url.username || url.password) {
+    throw new ConfigError('"baseUrl" must not contain credentials', { field: "baseUrl" });
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError('"baseUrl" must not contain a query or fragment', { field: "baseUrl" });
+  }
+  if (url.protocol === "http:" && !allowInsecureHttp && !isLoopback(url.hostname)) {
+    throw new ConfigError(
+      '"baseUrl" uses http:// for a non-loopback host; use https:// or set allowInsecureHttp',
+      { field: "baseUrl" },
+    );
+  }
+  url.pathname = url.pathname.replace(/\/+$/, "");
+  return url;
+}
+
+/** The URL of an Account API path (`/oauth_token`, `/account/limits`…) under a base URL. */
+export function apiUrl(base: URL, path: string): URL {
+  const url = new URL(base.href);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}${API_PREFIX}${path}`;
+  return url;
+}
+
+/** A response read in full: status, lower-case headers, body bytes. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** What {@link send} sends. */
+export interface SendInit {
+  method: Dispatcher.HttpMethod;
+  headers: Record<string, string>;
+  body?: string;
+  dispatcher?: Dispatcher | undefined;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * Sends one request and reads the whole body (at most {@link MAX_BODY_BYTES}). Redirects are never
+ * followed. Maps failures to {@link TransportError} (`timeout`, `network`) and an oversize body to
+ * {@link ProtocolError}; neither message contains the URL's query, which may carry a token.
+ */
+export async function send(url: URL, init: SendInit): Promise<RawResponse> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), init.timeoutMs);
+  const onCallerAbort = (): void => controller.abort(init.signal?.reason);
+  init.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  try {
+    if (init.signal?.aborted) controller.abort(init.signal.reason);
+    const res = await request(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body ?? null,
+      dispatcher: init.dispatcher ?? defaultDispatcher(),
+      signal: controller.signal,
+    });
+    const declared = Number(res.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      res.body.destroy();
+      throw new ProtocolError("The response body is larger than 1 MiB", { field: "body", status: res.statusCode });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) {
+        res.body.destroy();
+        throw new ProtocolError("The response body is larger than 1 MiB", { field: "body", status: res.statusCode });
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size) };
+  } catch (err) {
+    if (err instanceof ProtocolError) throw err;
+    if (controller.signal.aborted && controller.signal.reason === TIMED_OUT) {
+      throw new TransportError("timeout", `No complete response from ${url.host} within ${init.timeoutMs} ms`);
+    }
+    if (init.signal?.aborted) throw init.signal.reason;
+    const code = (err as { code?: unknown }).code;
+    const detail = typeof code === "string" && /^[A-Z_]{1,40}$/.test(code) ? ` (${code})` : "";
+    throw new TransportError("network", `Request to ${url.host} failed${detail}`, { cause: err });
+  } finally {
+    clearTimeout(timer);
+    init.signal?.removeEventListener("abort", onCallerAbort);
+  }
+}
+
+/** One header's value as a single string (first of a repeated header). */
+export function header(res: Pick<RawResponse, "headers">, name: string): string | undefined {
+  const v = res.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Milliseconds a `Retry-After` header asks to wait (seconds or an HTTP date), or undefined.
+ *
+ * @example
+ * ```ts
+ * parseRetryAfter("3", Date.now()); // 3000
+ * ```
+ */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
