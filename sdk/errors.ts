@@ -35,9 +35,10 @@ interface ErrorInit {
   cause?: unknown;
 }
 
-// Server-provided words are shown only when they look like identifiers: an arbitrary server string
-// could echo a credential back.
-const SAFE_WORD = /^[A-Za-z0-9_.:-]{1,64}$/;
+// Server-provided words are shown only when they look like error codes (one case, at least one letter,
+// at most 40 characters): an arbitrary server string could echo a credential back, and random tokens
+// are mixed-case while codes like `2fa_required` or `FIELD_REQUIRED` are not.
+const SAFE_WORD = /^(?=[^a-z]*[A-Z]|[^A-Z]*[a-z])(?:[a-z0-9_.-]{1,40}|[A-Z0-9_.-]{1,40})$/;
 
 function safeWord(value: unknown): string | undefined {
   return typeof value === "string" && SAFE_WORD.test(value) ? value : undefined;

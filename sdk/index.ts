@@ -21,7 +21,14 @@ export {
   systemClock,
   type TransportOptions,
 } from "./transport";
-export { decodeJson, parseTokenResponse, type ParseTokenOptions, type TokenGrant, type TokenSet } from "./token-response";
+export {
+  decodeJson,
+  parseTokenResponse,
+  type ParseTokenOptions,
+  type TokenGrant,
+  tokenBodySchema,
+  type TokenSet,
+} from "./token-response";
 export {
   DEFAULT_TOKEN_TIMEOUT_MS,
   issueToken,

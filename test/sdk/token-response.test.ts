@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import {
+  HttpError,
+  InvalidCredentialsError,
+  InvalidGrantError,
+  MfaRequiredError,
+  parseTokenResponse,
+  ProtocolError,
+} from "../../sdk";
+import { _raw } from "../support/helpers";
+
+const clock = { now: () => 1_000_000 };
+const good = { access_token: "acc", token_type: "bearer", refresh_token: "ref", expires_in: 3600 };
+
+function protocolField(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof ProtocolError, `expected ProtocolError, got ${String(err)}`);
+    return err.field;
+  }
+  assert.fail("expected a ProtocolError");
+}
+
+describe("parseTokenResponse (from bare bodies)", () => {
+  it("maps a password grant body to a TokenSet with expiresAt from the clock", () => {
+    const set = parseTokenResponse(_raw(200, good), { grant: "password", clock });
+    assert.deepEqual(set, { accessToken: "acc", refreshToken: "ref", tokenType: "bearer", expiresIn: 3600, expiresAt: 1_000_000 + 3_600_000 });
+  });
+
+  it("normalises token_type in any case", () => {
+    for (const t of ["Bearer", "BEARER", "bEaReR"]) {
+      assert.equal(parseTokenResponse(_raw(200, { ...good, token_type: t }), { grant: "password" }).tokenType, "bearer");
+    }
+  });
+
+  it("accepts expires_in as a numeric string and keeps each response's own value", () => {
+    assert.equal(parseTokenResponse(_raw(200, { ...good, expires_in: "2620978" }), { grant: "password", clock }).expiresIn, 2620978);
+    assert.equal(parseTokenResponse(_raw(200, { ...good, expires_in: 17 }), { grant: "password", clock }).expiresAt, 1_017_000);
+  });
+
+  it("lets a refresh response omit refresh_token", () => {
+    const { refresh_token: _, ...rest } = good;
+    assert.equal(parseTokenResponse(_raw(200, rest), { grant: "refresh_token" }).refreshToken, undefined);
+  });
+
+  it("requires refresh_token in a password grant response", () => {
+    const { refresh_token: _, ...rest } = good;
+    assert.equal(protocolField(() => parseTokenResponse(_raw(200, rest), { grant: "password" })), "refresh_token");
+  });
+
+  const cases: [string, unknown, string][] = [
+    ["missing access_token", { ...good, access_token: undefined }, "access_token"],
+    ["empty access_token", { ...good, access_token: "" }, "access_token"],
+    ["numeric access_token", { ...good, access_token: 42 }, "access_token"],
+    ["token_type mac", { ...good, token_type: "mac" }, "token_type"],
+    ["missing token_type", { ...good, token_type: undefined }, "token_type"],
+    ["expires_in zero", { ...good, expires_in: 0 }, "expires_in"],
+    ["expires_in negative", { ...good, expires_in: -5 }, "expires_in"],
+    ["expires_in fractional", { ...good, expires_in: 1.5 }, "expires_in"],
+    ["expires_in non-numeric string", { ...good, expires_in: "soon" }, "expires_in"],
+    ["expires_in missing", { ...good, expires_in: undefined }, "expires_in"],
+    ["refresh_token empty", { ...good, refresh_token: "" }, "refresh_token"],
+    ["refresh_token number", { ...good, refresh_token: 7 }, "refresh_token"],
+    ["an array body", [good], "body"],
+    ["a null body", null, "body"],
+    ["a string body", "token", "body"],
+  ];
+  for (const [name, body, field] of cases) {
+    it(`refuses ${name}, naming the field "${field}"`, () => {
+      assert.equal(protocolField(() => parseTokenResponse(_raw(200, JSON.stringify(body) ?? ""), { grant: "password" })), field);
+    });
+  }
+
+  it("refuses an empty body, invalid JSON and an HTML page", () => {
+    assert.equal(protocolField(() => parseTokenResponse(_raw(200, ""), { grant: "password" })), "body");
+    assert.equal(protocolField(() => parseTokenResponse(_raw(200, "{not json"), { grant: "password" })), "body");
+    const html = _raw(200, "<!doctype html><p>Sign in</p>", { "content-type": "text/html" });
+    assert.throws(() => parseTokenResponse(html, { grant: "password" }), /HTML page/);
+    assert.throws(() => parseTokenResponse(_raw(502, "<html>Bad gateway</html>"), { grant: "password" }), HttpError);
+  });
+
+  it("never quotes the offending value", () => {
+    try {
+      parseTokenResponse(_raw(200, { ...good, token_type: "secret-looking-type" }), { grant: "password" });
+      assert.fail("should throw");
+    } catch (err) {
+      assert.equal((err as Error).message, '"token_type" must be "bearer"');
+    }
+  });
+
+  it("maps 401 2fa_required to MfaRequiredError telling the user to pass an MFA code", () => {
+    const body = { error: "unauthorized", error_code: "2fa_required", error_description: "2FA is required" };
+    const err = (() => {
+      try {
+        parseTokenResponse(_raw(401, body), { grant: "password" });
+      } catch (e) {
+        return e as MfaRequiredError;
+      }
+      return undefined;
+    })();
+    assert.ok(err instanceof MfaRequiredError);
+    assert.equal(err.code, "mfa_required");
+    assert.match(err.message, /MFA code/);
+    assert.deepEqual(err.server, { error: "unauthorized", errorCode: "2fa_required" });
+  });
+
+  it("maps other 401s to invalid_credentials (password) and invalid_grant (refresh)", () => {
+    const body = { error: "unauthorized", error_code: "bad_credentials", error_description: "Invalid credentials" };
+    assert.throws(() => parseTokenResponse(_raw(401, body), { grant: "password" }), InvalidCredentialsError);
+    assert.throws(() => parseTokenResponse(_raw(401, body), { grant: "refresh_token" }), InvalidGrantError);
+    assert.throws(() => parseTokenResponse(_raw(401, ""), { grant: "refresh_token" }), InvalidGrantError);
+    assert.throws(() => parseTokenResponse(_raw(400, { error: "invalid_grant" }), { grant: "refresh_token" }), InvalidGrantError);
+    assert.throws(
+      () => parseTokenResponse(_raw(401, { error: "unauthorized", error_code: "2fa_invalid" }), { grant: "password" }),
+      /rejected the MFA code/,
+    );
+  });
+
+  it("maps other statuses to HttpError http_<status> with Retry-After", () => {
+    try {
+      parseTokenResponse(_raw(429, "", { "retry-after": "7" }), { grant: "refresh_token", clock });
+      assert.fail("should throw");
+    } catch (err) {
+      assert.ok(err instanceof HttpError);
+      assert.equal(err.code, "http_429");
+      assert.equal(err.status, 429);
+      assert.equal(err.retryAfterMs, 7000);
+    }
+    assert.throws(() => parseTokenResponse(_raw(400, { error: "invalid_request", error_code: "missing_parameters" }), { grant: "password" }), {
+      code: "http_400",
+      message: "The token endpoint answered HTTP 400 (missing_parameters)",
+    });
+    assert.throws(() => parseTokenResponse(_raw(302, "", { location: "https://evil.example/" }), { grant: "password" }), {
+      code: "http_302",
+    });
+  });
+
+  it("does not repeat server words that are not identifier-like", () => {
+    const body = { error: "unauthorized", error_code: "code with spaces and a token abc123" };
+    assert.throws(() => parseTokenResponse(_raw(500, body), { grant: "password" }), { message: "The token endpoint answered HTTP 500 (unauthorized)" });
+  });
+});

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { inspect } from "node:util";
+import { type Emulator, type EmulatorOptions, startEmulator } from "../../emulator";
+import type { RawResponse } from "../../sdk";
+
+/** The repository root (the folder with package.json), from the compiled test's location. */
+export function _repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, "package.json"))) dir = path.dirname(dir);
+  return dir;
+}
+
+/** `../shared` beside the repository, or undefined when absent. */
+export function _sharedDir(): string | undefined {
+  const dir = path.resolve(_repoRoot(), "..", "shared");
+  return existsSync(dir) ? dir : undefined;
+}
+
+/** A bare response for parser tests. */
+export function _raw(status: number, body: string | Buffer | object, headers: Record<string, string> = {}): RawResponse {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+  return { status, headers: { "content-type": "application/json", ...headers }, body: bytes };
+}
+
+/** Starts an emulator before the suite's tests and closes it after; returns a getter. */
+export function _useEmulator(options: EmulatorOptions = {}): () => Emulator {
+  let emu: Emulator | undefined;
+  before(async () => {
+    emu = await startEmulator(options);
+  });
+  afterEach(() => {
+    emu?.clearFaults();
+  });
+  after(async () => {
+    await emu?.close();
+  });
+  return () => {
+    if (!emu) throw new Error("emulator not started");
+    return emu;
+  };
+}
+
+/** The default emulator user. */
+export const USER = { username: "user@example.com", password: "emulator-password" } as const;
+/** The default MFA user (any 6-digit code, once). */
+export const MFA_USER = { username: "mfa@example.com", password: "emulator-password" } as const;
+
+/** Every way an error can reach a log: message, stack, toJSON, util.inspect, String(). */
+export function _errorText(err: unknown): string {
+  const e = err as Error & { toJSON?: () => unknown };
+  return [
+    String(e),
+    e.message,
+    e.stack ?? "",
+    JSON.stringify(e),
+    e.toJSON ? JSON.stringify(e.toJSON()) : "",
+    inspect(e, { depth: 10, showHidden: false }),
+  ].join("\n");
+}
+
+/** Asserts that none of the secrets occurs in the text (reporting which, never the text). */
+export function _assertNoSecrets(text: string, secrets: readonly string[]): void {
+  const leaked = secrets.filter((s) => s.length > 0 && text.includes(s)).map((s) => `${s.length}-char secret #${secrets.indexOf(s)}`);
+  assert.deepEqual(leaked, [], "secrets leaked");
+}
+
+/** Awaits a promise that must reject, and returns the error. */
+export async function _rejects(promise: Promise<unknown>): Promise<Error & { code?: string; field?: string; status?: number }> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as Error & { code?: string };
+  }
+  throw new assert.AssertionError({ message: "expected a rejection" });
+}
