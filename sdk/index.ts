@@ -49,3 +49,4 @@ export {
   type ParseAuthorizeOptions,
 } from "./authorize";
 export { USER_AGENT, VERSION } from "./version";
+export { redact } from "./redact";
