@@ -27,8 +27,15 @@ export interface ServerErrorDetails {
   errorCode?: string;
 }
 
+/** One field's complaint in an API validation error (`fields[]` of the error body). */
+export interface FieldProblem {
+  field: string;
+  errorCode: string;
+}
+
 interface ErrorInit {
   status?: number;
+  fields?: FieldProblem[];
   field?: string;
   server?: ServerErrorDetails;
   retryAfterMs?: number;
@@ -66,6 +73,8 @@ export class DnsAccountError extends Error {
   readonly server?: ServerErrorDetails;
   /** Delay the server asked for (Retry-After), in milliseconds. */
   readonly retryAfterMs?: number;
+  /** Field complaints of an API validation error (400 with `error_code` and `fields[]`). */
+  readonly fields?: FieldProblem[];
 
   constructor(code: ErrorCode, message: string, init: ErrorInit = {}) {
     super(message);
@@ -74,6 +83,7 @@ export class DnsAccountError extends Error {
     if (init.field !== undefined) this.field = init.field;
     if (init.server !== undefined) this.server = init.server;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.fields !== undefined) this.fields = init.fields;
     // The cause may be a low-level error carrying a request; keep it reachable but out of logs.
     if (init.cause !== undefined) Object.defineProperty(this, "cause", { value: init.cause, enumerable: false });
     Object.defineProperty(this, BRAND, { value: true, enumerable: false });
@@ -97,6 +107,7 @@ export class DnsAccountError extends Error {
     if (this.field !== undefined) out.field = this.field;
     if (this.server !== undefined) out.server = this.server;
     if (this.retryAfterMs !== undefined) out.retryAfterMs = this.retryAfterMs;
+    if (this.fields !== undefined) out.fields = this.fields;
     return out;
   }
 
@@ -172,6 +183,18 @@ export class TransportError extends DnsAccountError {
   constructor(code: "timeout" | "network", message: string, init: ErrorInit = {}) {
     super(code, message, init);
   }
+}
+
+const FIELD_NAME = /^[A-Za-z0-9_.[\]-]{1,100}$/;
+
+/**
+ * Field problems from a validation-error body (`{error_code, fields: [{field, error_code}]}`), keeping
+ * field names and codes that look like names and codes (never free text, which could quote a value).
+ */
+export function fieldProblems(fields: readonly { field: string; error_code: string }[]): FieldProblem[] {
+  return fields
+    .filter((f) => FIELD_NAME.test(f.field))
+    .map((f) => ({ field: f.field, errorCode: safeWord(f.error_code) ?? "UNKNOWN" }));
 }
 
 /** Details from a `{error, error_code, error_description}` body, keeping only identifier-like words. */

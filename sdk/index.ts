@@ -50,3 +50,15 @@ export {
 } from "./authorize";
 export { USER_AGENT, VERSION } from "./version";
 export { redact } from "./redact";
+export { backoffDelay, isTransient, type RetryOptions } from "./retry";
+export {
+  MAX_TIMER_MS,
+  type PasswordCredentials,
+  type RefreshCredentials,
+  Session,
+  type SessionCredentials,
+  type SessionOptions,
+} from "./session";
+export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type RequestOptions } from "./client";
+export { type Operation, parseOperations } from "./operations";
+export * from "./api-schemas";

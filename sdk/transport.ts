@@ -103,6 +103,8 @@ export interface SendInit {
   dispatcher?: Dispatcher | undefined;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
+  /** Largest body read; default {@link MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -126,19 +128,19 @@ export async function send(url: URL, init: SendInit): Promise<RawResponse> {
       dispatcher: init.dispatcher ?? defaultDispatcher(),
       signal: controller.signal,
     });
-    const declared = Number(res.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+    const limit = init.maxBodyBytes ?? MAX_BODY_BYTES;
+    const tooLarge = (): ProtocolError => {
       res.body.destroy();
-      throw new ProtocolError("The response body is larger than 1 MiB", { field: "body", status: res.statusCode });
-    }
+      const shown = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
+      return new ProtocolError(`The response body is larger than ${shown}`, { field: "body", status: res.statusCode });
+    };
+    const declared = Number(res.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limit) throw tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body) {
       size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) {
-        res.body.destroy();
-        throw new ProtocolError("The response body is larger than 1 MiB", { field: "body", status: res.statusCode });
-      }
+      if (size > limit) throw tooLarge();
       chunks.push(chunk as Buffer);
     }
     return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size) };

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { validate } from "./token-response";
+
+/** One operation of an OpenAPI description, as {@link Client.call} needs it. */
+export interface Operation {
+  operationId: string;
+  method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD";
+  /** Full path with `{param}` placeholders, e.g. `/oapi/v1/devices/{device_id}`. */
+  path: string;
+  summary?: string;
+  pathParams: string[];
+  queryParams: { name: string; required: boolean }[];
+  bodyRequired: boolean;
+}
+
+const parameter = z.looseObject({ name: z.string(), in: z.string(), required: z.boolean().optional() });
+const operation = z.looseObject({
+  operationId: z.string().optional(),
+  summary: z.string().optional(),
+  parameters: z.array(parameter).optional(),
+  requestBody: z.looseObject({ required: z.boolean().optional() }).optional(),
+});
+const documentSchema = z.looseObject({
+  paths: z.record(z.string(), z.looseObject({ parameters: z.array(parameter).optional() })),
+});
+
+const METHODS = ["get", "post", "put", "delete", "patch", "head"] as const;
+
+/**
+ * Lists the operations of an OpenAPI 3 document (path-level parameters included). Operations without an
+ * operationId are left out: they cannot be called by id.
+ *
+ * @example
+ * ```ts
+ * parseOperations(doc).map((o) => o.operationId); // ["accessToken", "listDevices", …]
+ * ```
+ */
+export function parseOperations(doc: unknown): Operation[] {
+  const { paths } = validate(documentSchema, doc);
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const parsed = operation.safeParse(item[method]);
+      if (!parsed.success || !parsed.data.operationId) continue;
+      const op = parsed.data;
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])];
+      out.push({
+        operationId: op.operationId!,
+        method: method.toUpperCase() as Operation["method"],
+        path,
+        ...(op.summary !== undefined ? { summary: op.summary } : {}),
+        pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
+        queryParams: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, required: p.required ?? false })),
+        bodyRequired: op.requestBody?.required ?? false,
+      });
+    }
+  }
+  return out;
+}
