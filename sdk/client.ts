@@ -146,7 +146,7 @@ export class Client {
   /** Devices: list, get, create, update, remove. */
   readonly devices = {
     list: (): Promise<Device[]> => this.request({ path: "/devices", schema: deviceSchema.array() }),
-    get: (id: string): Promise<Device> => this.request({ path: `/devices/${seg(id, "id")}`, schema: deviceSchema }),
+    get: async (id: string): Promise<Device> => this.request({ path: `/devices/${seg(id, "id")}`, schema: deviceSchema }),
     create: (body: DeviceCreate): Promise<Device> => this.request({ method: "POST", path: "/devices", body, schema: deviceSchema }),
     update: async (id: string, body: DeviceUpdate): Promise<void> => {
       await this.request({ method: "PUT", path: `/devices/${seg(id, "id")}`, body });
@@ -159,7 +159,7 @@ export class Client {
   /** DNS servers (profiles): list, get, create, update, remove. */
   readonly dnsServers = {
     list: (): Promise<DnsServer[]> => this.request({ path: "/dns_servers", schema: dnsServerSchema.array() }),
-    get: (id: string): Promise<DnsServer> => this.request({ path: `/dns_servers/${seg(id, "id")}`, schema: dnsServerSchema }),
+    get: async (id: string): Promise<DnsServer> => this.request({ path: `/dns_servers/${seg(id, "id")}`, schema: dnsServerSchema }),
     create: (body: DnsServerCreate): Promise<DnsServer> =>
       this.request({ method: "POST", path: "/dns_servers", body, schema: dnsServerSchema }),
     update: async (id: string, body: DnsServerUpdate): Promise<void> => {
