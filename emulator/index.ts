@@ -24,3 +24,10 @@ export {
   startEmulator,
 } from "./server";
 export { openApiDocument } from "./openapi";
+export {
+  type HostCheckResult,
+  type HostDiffResult,
+  type ProviderHost,
+  type ProviderHostOptions,
+  startProviderHost,
+} from "./provider-host";

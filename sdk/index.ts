@@ -62,3 +62,4 @@ export {
 export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type RequestOptions } from "./client";
 export { type Operation, parseOperations } from "./operations";
 export * from "./api-schemas";
+export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./shared-session";

@@ -1,0 +1,62 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { _repoRoot } from "./helpers";
+
+const run = promisify(execFile);
+let installed: Promise<string> | undefined;
+
+/**
+ * A temporary Pulumi program folder with this package installed from its `npm pack` tarball beside
+ * @pulumi/pulumi, as a user would have it. Made once per test run.
+ */
+export function _installedProgram(): Promise<string> {
+  installed ??= (async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-program-"));
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    await run(npm, ["pack", "--pack-destination", dir, "--ignore-scripts"], { cwd: _repoRoot() });
+    const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
+    const pkg = JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({
+        name: "dns-account-test-program",
+        private: true,
+        dependencies: { "pulumi-dns-account": `file:./${tarball}`, "@pulumi/pulumi": pkg.devDependencies["@pulumi/pulumi"] },
+      }),
+    );
+    writeFileSync(path.join(dir, "Pulumi.yaml"), "name: dns-account-test\nruntime: nodejs\n");
+    await run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+    return dir;
+  })();
+  return installed;
+}
+
+/** Writes a script into the program folder and runs it there; returns its stdout and stderr. */
+export async function _runInProgram(
+  name: string,
+  source: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ stdout: string; stderr: string }> {
+  const dir = await _installedProgram();
+  mkdirSync(path.join(dir, "scripts"), { recursive: true });
+  const file = path.join(dir, "scripts", `${name}.js`);
+  writeFileSync(file, source);
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
+  return run(process.execPath, [file], { cwd: dir, env: { ...clean, ...env }, maxBuffer: 16 * 1024 * 1024 });
+}
+
+/** A program script prelude: mocks that record every resource's inputs, printed as JSON at exit. */
+export const MOCKS_PRELUDE = `
+const pulumi = require("@pulumi/pulumi");
+const resources = [];
+pulumi.runtime.setMocks({
+  newResource: (args) => { resources.push({ type: args.type, name: args.name, inputs: args.inputs }); return { id: args.name + "-id", state: { ...args.inputs, accessToken: "mock-access", refreshToken: "mock-refresh" } }; },
+  call: () => ({}),
+}, "dns-account-test", "dev", false);
+const settle = (o) => new Promise((resolve) => o.apply(resolve));
+`;
