@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { type Emulator, startEmulator } from "../../emulator";
+import { issueToken } from "../../sdk";
+import { _assertNoSecrets } from "../support/helpers";
+import { _runInProgram, MOCKS_PRELUDE } from "../support/program";
+
+const PASSWORD = "pw-PROGRAM-4e9a1c";
+
+/** Program-side behaviour with pulumi.runtime.setMocks, run in the installed program folder. */
+describe("Pulumi program side (setMocks, installed copy)", function () {
+  this.timeout(120_000);
+  let emu: Emulator;
+  before(async () => {
+    emu = await startEmulator({ users: [{ username: "ops@example.com", password: PASSWORD }] });
+  });
+  after(async () => emu?.close());
+
+  it("sends password, mfaToken and refreshToken as secrets and asks the engine to keep accessToken and refreshToken secret", async () => {
+    const { stdout, stderr } = await _runInProgram(
+      "secrets",
+      `${MOCKS_PRELUDE}
+// Record what the SDK sends the engine for each resource.
+const monitor = pulumi.runtime.getMonitor();
+const sent = [];
+const original = monitor.registerResource.bind(monitor);
+monitor.registerResource = (req, cb) => {
+  sent.push({ type: req.getType(), secretOutputs: req.getAdditionalsecretoutputsList(), object: req.getObject().toJavaScript() });
+  return original(req, cb);
+};
+const { Token } = require("pulumi-dns-account");
+const t = new Token("ci", { username: "ops@example.com", password: process.env.P, mfaToken: process.env.M, refreshToken: process.env.R, keepers: { a: "b" } });
+settle(t.id).then(() => {
+  const r = sent.find((x) => x.type.endsWith("dns-account:Token"));
+  const SIG = "4dabf18193072939515e22adb298388d";
+  const isSecret = (v) => typeof v === "object" && v !== null && SIG in v;
+  console.log(JSON.stringify({
+    type: r.type,
+    secretOutputs: r.secretOutputs.sort(),
+    secretInputs: Object.keys(r.object).filter((k) => isSecret(r.object[k])).sort(),
+    clearInputs: JSON.stringify(Object.fromEntries(Object.entries(r.object).filter(([, v]) => !isSecret(v)))),
+  }));
+});`,
+      { P: PASSWORD, M: "864209", R: "rt-PROGRAM-0f3e" },
+    );
+    const report = JSON.parse(stdout) as { type: string; secretOutputs: string[]; secretInputs: string[]; clearInputs: string };
+    assert.equal(report.type, "pulumi-nodejs:dynamic/dns-account:Token");
+    assert.deepEqual(report.secretOutputs, ["accessToken", "refreshToken"]);
+    assert.deepEqual(report.secretInputs, ["mfaToken", "password", "refreshToken"]);
+    _assertNoSecrets(report.clearInputs, [PASSWORD, "864209", "rt-PROGRAM-0f3e"]);
+    _assertNoSecrets(stderr, [PASSWORD, "864209", "rt-PROGRAM-0f3e"]);
+  });
+
+  it("ten getAccessToken calls and ten clients with the same credentials cause one login", async () => {
+    emu.resetStats();
+    const { stdout, stderr } = await _runInProgram(
+      "ten",
+      `${MOCKS_PRELUDE}
+const { getAccessToken, getClient } = require("pulumi-dns-account");
+(async () => {
+  const tokens = await Promise.all(Array.from({ length: 10 }, () => settle(getAccessToken())));
+  const secret = await getAccessToken().isSecret;
+  const clients = await Promise.all(Array.from({ length: 10 }, () => getClient()));
+  const limits = await Promise.all(clients.map((c) => c.account.limits()));
+  console.log(JSON.stringify({ distinct: new Set(tokens).size, sameClient: clients.every((c) => c === clients[0]), limits: limits.length, secret }));
+})();`,
+      { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD },
+    );
+    assert.deepEqual(JSON.parse(stdout), { distinct: 1, sameClient: true, limits: 10, secret: true });
+    assert.equal(emu.stats.tokenCalls, 1);
+    assert.equal(emu.stats.apiCalls, 10);
+    _assertNoSecrets(stdout + stderr, [PASSWORD]);
+  });
+
+  it("takes credentials from args, then stack config, then the environment", async () => {
+    emu.resetStats();
+    const { stdout } = await _runInProgram(
+      "precedence",
+      `${MOCKS_PRELUDE}
+pulumi.runtime.setAllConfig({ "dns-account:username": "ops@example.com", "dns-account:password": process.env.P, "dns-account:baseUrl": process.env.U }, ["dns-account:password"]);
+const { getClient } = require("pulumi-dns-account");
+(async () => {
+  const fromConfig = await (await getClient()).account.limits();
+  let argsError;
+  try { await getClient({ baseUrl: process.env.U, username: "nobody@example.com", password: "wrong" }).then((c) => c.account.limits()); } catch (e) { argsError = e.code; }
+  console.log(JSON.stringify({ config: !!fromConfig.devices, argsError }));
+})();`,
+      { P: PASSWORD, U: emu.url, DNS_ACCOUNT_BASE_URL: "http://127.0.0.1:1", DNS_ACCOUNT_PASSWORD: "env-is-not-used" },
+    );
+    assert.deepEqual(JSON.parse(stdout), { config: true, argsError: "invalid_credentials" });
+  });
+
+  it("Token.client() gives a configured client from the token's outputs", async () => {
+    const issued = await issueToken({ baseUrl: emu.url, username: "ops@example.com", password: PASSWORD });
+    const { stdout } = await _runInProgram(
+      "token-client",
+      `
+const pulumi = require("@pulumi/pulumi");
+pulumi.runtime.setMocks({
+  newResource: (args) => ({ id: "tok-1", state: { ...args.inputs, baseUrl: process.env.U, refreshToken: process.env.R, accessToken: "x" } }),
+  call: () => ({}),
+}, "p", "s", false);
+const { Token } = require("pulumi-dns-account");
+const t = new Token("ci", { refreshToken: process.env.R, baseUrl: process.env.U });
+t.client().apply(async (c) => console.log(JSON.stringify({ servers: (await c.dnsServers.list()).length })));`,
+      { U: emu.url, R: issued.refreshToken },
+    );
+    assert.deepEqual(JSON.parse(stdout), { servers: 1 });
+  });
+
+  it("fails clearly when there are no credentials anywhere", async () => {
+    const { stdout } = await _runInProgram(
+      "none",
+      `${MOCKS_PRELUDE}
+const { getClient } = require("pulumi-dns-account");
+getClient().catch((e) => console.log(JSON.stringify({ code: e.code, field: e.field, message: e.message })));`,
+    );
+    const err = JSON.parse(stdout) as { code: string; field: string; message: string };
+    assert.equal(err.code, "invalid_config");
+    assert.equal(err.field, "password");
+    assert.match(err.message, /No credentials/);
+  });
+});
