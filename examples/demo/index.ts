@@ -1,39 +1,115 @@
 /**
- * `npm run demo`: the token lifecycle against a local emulator, each step printed with secrets masked.
+ * `npm run demo`: the Token lifecycle against a local emulator, each step printed with secrets masked.
+ *
+ * Without the pulumi CLI it drives `@pulumi/pulumi/cmd/dynamic-provider` (the host `pulumi up` launches
+ * for dynamic providers) over gRPC, as the engine would: create, renew, rotate, out-of-band revoke then
+ * recreate, destroy. With `pulumi` on PATH it runs examples/basic with `pulumi up` and `pulumi destroy`
+ * on a local backend instead.
  */
-import { request } from "undici";
-import { startEmulator } from "../../emulator";
-import { issueToken, redact, refreshToken, revokeToken, InvalidGrantError } from "../../sdk";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Emulator, startEmulator, startProviderHost } from "../../emulator";
+import { redact } from "../../sdk";
 
+const ROOT = path.resolve(__dirname, "..", "..", "..");
 const USER = { username: "user@example.com", password: "emulator-password" };
+const URN = "urn:pulumi:demo::dns-account::pulumi-nodejs:dynamic/dns-account:Token::demo";
 
-function step(n: number, text: string): void {
-  console.log(`${n}. ${text}`);
+let n = 0;
+function step(text: string): void {
+  console.log(`${++n}. ${text}`);
+}
+
+function show(props: Record<string, unknown>): string {
+  return `access ${redact(props.accessToken as string)}, refresh ${redact(props.refreshToken as string)}, expires ${props.expiresAt as string}`;
+}
+
+async function withHost(emu: Emulator): Promise<void> {
+  // The same kind of module text the SDK's serializer writes into state: a require() of the provider file.
+  const provider = `exports.handler = () => require(${JSON.stringify(path.join(ROOT, "dist", "provider", "token", "provider.js"))});\n`;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
+  const host = await startProviderHost({ programDir: ROOT, env });
+  try {
+    step("Started the dynamic-provider host (@pulumi/pulumi/cmd/dynamic-provider) and configured it with secret stack config");
+    await host.configure({ "dns-account:baseUrl": emu.url, "dns-account:username": USER.username, "dns-account:password": USER.password }, [
+      "dns-account:password",
+    ]);
+    const inputs = { __provider: provider, keepers: { rotation: "1" } };
+    const check = await host.check(URN, {}, inputs);
+    step(`Check: ${check.failures.length === 0 ? "no failures" : JSON.stringify(check.failures)}`);
+
+    let token = await host.create(URN, inputs);
+    step(`Create ${token.id}: ${show(token.properties)}`);
+
+    // Pretend an hour has passed: the access token now expires in a minute.
+    const nearExpiry = {
+      ...token.properties,
+      renewedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    };
+    const renewDiff = await host.diff(token.id, URN, nearExpiry, inputs);
+    const renewed = await host.update(token.id, URN, nearExpiry, inputs);
+    const same = renewed.properties.refreshToken === token.properties.refreshToken;
+    step(`Renew (diff: ${renewDiff.changes}, replaces: ${renewDiff.replaces.length ? renewDiff.replaces.join(", ") : "none"}): ${show(renewed.properties)}; refresh token ${same ? "unchanged" : "changed"}`);
+    token = { id: token.id, properties: renewed.properties };
+
+    const rotated = { ...inputs, keepers: { rotation: "2" } };
+    const rotateDiff = await host.diff(token.id, URN, token.properties, rotated);
+    const replacement = await host.create(URN, rotated);
+    await host.delete(token.id, URN, token.properties);
+    step(`Rotate (replaces: ${rotateDiff.replaces.join(", ")}, delete-before-replace: ${rotateDiff.deleteBeforeReplace}): created ${replacement.id}, then revoked ${token.id}`);
+    token = replacement;
+
+    emu.revokeRefreshToken(token.properties.refreshToken as string);
+    const read = await host.read(token.id, URN, token.properties);
+    step(`Out-of-band revoke, then refresh: ${read.id ? "still there" : "the resource is gone"}`);
+    token = await host.create(URN, rotated);
+    step(`Recreate ${token.id}: ${show(token.properties)}`);
+
+    await host.delete(token.id, URN, token.properties);
+    step(`Destroy: revoked ${token.id} (token calls: ${emu.stats.tokenCalls}, revoke calls: ${emu.stats.revokeCalls})`);
+  } finally {
+    await host.close();
+  }
+}
+
+function hasPulumi(): boolean {
+  return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
+}
+
+/** `pulumi up` / `destroy` of examples/basic in a temporary program with this package installed. */
+function withPulumi(emu: Emulator): void {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-demo-"));
+  try {
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    execFileSync(npm, ["pack", "--pack-destination", dir, "--ignore-scripts"], { cwd: ROOT, stdio: "ignore" });
+    const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
+    const pulumiVersion = (require(path.join(ROOT, "package.json")) as { devDependencies: Record<string, string> }).devDependencies["@pulumi/pulumi"];
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "demo", private: true, dependencies: { "pulumi-dns-account": `file:./${tarball}`, "@pulumi/pulumi": pulumiVersion } }));
+    execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, stdio: "ignore" });
+    cpSync(path.join(ROOT, "examples", "basic", "index.ts"), path.join(dir, "index.ts"));
+    writeFileSync(path.join(dir, "Pulumi.yaml"), "name: dns-account-demo\nruntime: nodejs\n");
+    const env = { ...process.env, PULUMI_CONFIG_PASSPHRASE: "demo", PULUMI_BACKEND_URL: `file://${dir}`, PULUMI_SKIP_UPDATE_CHECK: "true" };
+    const run = (...args: string[]) => execFileSync("pulumi", [...args, "--non-interactive"], { cwd: dir, env, stdio: "inherit" });
+    run("stack", "init", "demo");
+    run("config", "set", "dns-account:baseUrl", emu.url);
+    run("config", "set", "dns-account:username", USER.username);
+    execFileSync("pulumi", ["config", "set", "--secret", "dns-account:password", "--non-interactive"], { cwd: dir, env, input: USER.password });
+    run("up", "--yes");
+    run("destroy", "--yes");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
   const emu = await startEmulator();
   try {
-    step(1, `Emulator listening on ${emu.url}`);
-    const issued = await issueToken({ baseUrl: emu.url, ...USER });
-    step(2, `Issued tokens for ${USER.username}: access ${redact(issued.accessToken)}, refresh ${redact(issued.refreshToken)}, expires in ${issued.expiresIn} s (${new Date(issued.expiresAt).toISOString()})`);
-
-    const refreshed = await refreshToken({ baseUrl: emu.url, refreshToken: issued.refreshToken });
-    step(3, `Refreshed: new access ${redact(refreshed.accessToken)} (${refreshed.accessToken === issued.accessToken ? "same" : "different"}), refresh token ${refreshed.rotated ? "rotated" : "unchanged"}, expires in ${refreshed.expiresIn} s`);
-
-    const res = await request(`${emu.url}/oapi/v1/account/limits`, { headers: { authorization: `Bearer ${refreshed.accessToken}` } });
-    const limits = (await res.body.json()) as Record<string, { limit: number; used: number }>;
-    step(4, `GET /oapi/v1/account/limits -> ${res.statusCode}: ${Object.entries(limits).map(([k, v]) => `${k} ${v.used}/${v.limit}`).join(", ")}`);
-
-    await revokeToken({ baseUrl: emu.url, refreshToken: issued.refreshToken });
-    step(5, "Revoked the refresh token");
-    try {
-      await refreshToken({ baseUrl: emu.url, refreshToken: issued.refreshToken });
-      throw new Error("the revoked refresh token still worked");
-    } catch (err) {
-      if (!(err instanceof InvalidGrantError)) throw err;
-      step(6, `Refreshing again fails as expected: ${err.code}: ${err.message}`);
-    }
+    console.log(`Account API emulator on ${emu.url}`);
+    if (hasPulumi() && process.env.DNS_ACCOUNT_DEMO_HOST !== "1") withPulumi(emu);
+    else await withHost(emu);
   } finally {
     await emu.close();
   }
@@ -41,6 +117,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(`demo failed: ${err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)}`);
+  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });
