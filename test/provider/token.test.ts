@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { type Emulator, type ProviderHost, startEmulator, startProviderHost } from "../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../sdk";
 import { _assertNoSecrets, _rejects } from "../support/helpers";
@@ -225,6 +227,38 @@ setTimeout(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__pro
       const err = await _rejects(bare.create(URN, { __provider: provider, baseUrl: emu.url, username: "ops@example.com", password: `${PASSWORD}-wrong` }));
       assert.match(err.message, /invalid_credentials/);
       _assertNoSecrets(err.message, [...secrets, `${PASSWORD}-wrong`]);
+    });
+  });
+
+  describe("getClient inside another dynamic provider, in the host", () => {
+    it("ten resources with the same credentials cause one login", async () => {
+      mkdirSync(path.join(program, "scripts"), { recursive: true });
+      const file = path.join(program, "scripts", "limits-provider.js");
+      writeFileSync(
+        file,
+        `const { getClient } = require("pulumi-dns-account");
+exports.create = async (inputs) => {
+  const client = await getClient({ baseUrl: inputs.baseUrl });
+  const limits = await client.account.limits();
+  return { id: "limits-" + inputs.n, outs: { devices: limits.devices.limit } };
+};`,
+      );
+      const envHost = await startProviderHost({
+        programDir: program,
+        env: { ...env(), DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD },
+      });
+      try {
+        await envHost.configure({});
+        emu.resetStats();
+        const other = `exports.handler = () => require(${JSON.stringify(file)});`;
+        const urn = "urn:pulumi:dev::dns-account-test::pulumi-nodejs:dynamic:Resource::limits";
+        const results = await Promise.all(Array.from({ length: 10 }, (_, n) => envHost.create(urn, { __provider: other, baseUrl: emu.url, n })));
+        assert.deepEqual(results.map((r) => r.properties.devices), Array(10).fill(10));
+        assert.equal(emu.stats.tokenCalls, 1);
+        assert.equal(emu.stats.apiCalls, 10);
+      } finally {
+        await envHost.close();
+      }
     });
   });
 
