@@ -17,6 +17,12 @@ export type ErrorCode =
   | "invalid_config"
   | "timeout"
   | "network"
+  | "no_credentials"
+  | "credential_process"
+  | "store_corrupt"
+  | "store_permissions"
+  | "store_foreign_owner"
+  | "store_locked"
   | `http_${number}`;
 
 /** What the server said about an error, when it said anything in the documented shape. */
@@ -195,6 +201,31 @@ export function fieldProblems(fields: readonly { field: string; error_code: stri
   return fields
     .filter((f) => FIELD_NAME.test(f.field))
     .map((f) => ({ field: f.field, errorCode: safeWord(f.error_code) ?? "UNKNOWN" }));
+}
+
+/** No credential source had anything: nothing to log in or refresh with. */
+export class NoCredentialsError extends DnsAccountError {
+  constructor(message: string, init: ErrorInit = {}) {
+    super("no_credentials", message, init);
+  }
+}
+
+/** The configured credential command failed: non-zero exit, timeout, or output that is not a token set. */
+export class CredentialProcessError extends DnsAccountError {
+  constructor(message: string, init: ErrorInit = {}) {
+    super("credential_process", message, init);
+  }
+}
+
+/**
+ * The token store cannot be used: corrupt (`store_corrupt`), readable by others (`store_permissions`),
+ * owned by another user (`store_foreign_owner`), or locked too long (`store_locked`). It is never
+ * overwritten silently.
+ */
+export class StoreError extends DnsAccountError {
+  constructor(code: "store_corrupt" | "store_permissions" | "store_foreign_owner" | "store_locked", message: string, init: ErrorInit = {}) {
+    super(code, message, init);
+  }
 }
 
 /** Details from a `{error, error_code, error_description}` body, keeping only identifier-like words. */

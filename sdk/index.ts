@@ -63,3 +63,18 @@ export { type CallArgs, Client, type ClientOptions, createClient, parseApiRespon
 export { type Operation, parseOperations } from "./operations";
 export * from "./api-schemas";
 export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./shared-session";
+export { type Profile, STORE_FILE, type StoreData, TokenStore, type TokenStoreOptions, defaultStoreDir } from "./token-store";
+export { type CredentialProcessOptions, type ProcessCredentials, runCredentialProcess } from "./credential-process";
+export {
+  commandSource,
+  type Credential,
+  type CredentialSource,
+  defaultCredentialChain,
+  environmentSource,
+  type ExplicitCredentials,
+  optionsSource,
+  profileSource,
+  resolveCredential,
+  type SourceName,
+} from "./credential-sources";
+export { refreshWindowMs } from "./session";

@@ -68,3 +68,26 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Runs `attempt` until it succeeds, retrying transient failures (see {@link isTransient}) with
+ * {@link backoffDelay} up to `policy.retries` times. Other errors, and a Retry-After too long to wait,
+ * are thrown at once.
+ *
+ * @example
+ * ```ts
+ * const set = await withRetries(retryPolicy({}), () => refreshToken({ refreshToken: stored }));
+ * ```
+ */
+export async function withRetries<T>(policy: RetryPolicy, attempt: () => Promise<T>): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isTransient(err) || n >= policy.retries) throw err;
+      const delay = backoffDelay(policy, n, (err as { retryAfterMs?: number }).retryAfterMs);
+      if (delay === undefined) throw err;
+      await sleep(delay);
+    }
+  }
+}

@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { ConfigError, InvalidCredentialsError, InvalidGrantError, MfaRequiredError } from "./errors";
 import { requireString, type TokenCallOptions, tokenRequest } from "./grants";
 import { revokeToken } from "./revoke";
-import { backoffDelay, isTransient, type RetryOptions, retryPolicy, sleep } from "./retry";
+import { isTransient, type RetryOptions, retryPolicy, withRetries } from "./retry";
 import { parseTokenResponse, type TokenGrant, type TokenSet } from "./token-response";
 import { type Clock, header, systemClock } from "./transport";
 
@@ -45,6 +45,11 @@ export interface SessionOptions extends Omit<TokenCallOptions, "clock" | "signal
 /** Node's setTimeout limit: a longer delay fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 const FIVE_MINUTES = 5 * 60_000;
+
+/** The default refresh window for a lifetime in seconds: 5 minutes or 10 % of it, whichever is smaller. */
+export function refreshWindowMs(expiresInSeconds: number): number {
+  return Math.min(FIVE_MINUTES, expiresInSeconds * 100);
+}
 
 function isTokenSet(c: SessionCredentials): c is TokenSet {
   return typeof (c as TokenSet).accessToken === "string";
@@ -191,8 +196,7 @@ export class Session {
   }
 
   #refreshAt(t: TokenSet): number {
-    const window = this.#options.refreshBeforeMs ?? Math.min(FIVE_MINUTES, t.expiresIn * 100);
-    return t.expiresAt - window;
+    return t.expiresAt - (this.#options.refreshBeforeMs ?? refreshWindowMs(t.expiresIn));
   }
 
   #transport(): TokenCallOptions {
@@ -264,17 +268,8 @@ export class Session {
   }
 
   async #refreshGrant(token: string): Promise<TokenSet> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const set = await this.#grant("refresh_token", { refresh_token: token });
-        return { ...set, refreshToken: set.refreshToken ?? token };
-      } catch (err) {
-        if (!isTransient(err) || attempt >= this.#policy.retries) throw err;
-        const delay = backoffDelay(this.#policy, attempt, (err as { retryAfterMs?: number }).retryAfterMs);
-        if (delay === undefined) throw err;
-        await sleep(delay);
-      }
-    }
+    const set = await withRetries(this.#policy, () => this.#grant("refresh_token", { refresh_token: token }));
+    return { ...set, refreshToken: set.refreshToken ?? token };
   }
 
   async #accept(set: TokenSet): Promise<void> {

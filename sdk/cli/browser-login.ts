@@ -1,0 +1,121 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type AuthorizeResult, authorizeUrl, parseAuthorizeRedirect } from "../authorize";
+import { DnsAccountError, TransportError } from "../errors";
+
+/** Options of {@link browserLogin}. */
+export interface BrowserLoginOptions {
+  baseUrl?: string;
+  clientId: string;
+  /** Port of the loopback listener; default 0 (any free port). */
+  redirectPort?: number;
+  /** Try to open the system browser (the URL is always printed too). Default true. */
+  open?: boolean;
+  /** Receives the authorize URL to show the user. */
+  onUrl: (url: string) => void;
+  /** Give up after this many ms; default 5 minutes. */
+  timeoutMs?: number;
+}
+
+// The callback page: the token is in the fragment, which never reaches a server; the page posts it back
+// to this listener (same origin) and clears it from the address bar.
+const CALLBACK_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>dns-account login</title></head>
+<body><p id="status">Completing login…</p><script>
+const url = location.href;
+history.replaceState(null, "", location.pathname);
+fetch("/complete", { method: "POST", headers: { "content-type": "text/plain" }, body: url })
+  .then((r) => r.text().then((t) => { document.getElementById("status").textContent = t; }))
+  .catch(() => { document.getElementById("status").textContent = "Login failed: see the terminal."; });
+</script></body></html>`;
+
+function openBrowser(url: string): void {
+  const [cmd, args] =
+    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  try {
+    const child = spawn(cmd as string, args as string[], { stdio: "ignore", detached: true });
+    child.on("error", () => undefined);
+    child.unref();
+  } catch {
+    // Printing the URL is enough.
+  }
+}
+
+async function body(req: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of req) {
+    text += (chunk as Buffer).toString("utf8");
+    if (text.length > 64 * 1024) throw new Error("too large");
+  }
+  return text;
+}
+
+/**
+ * The implicit grant from a terminal: listens on 127.0.0.1, sends the user's browser to the authorize URL
+ * with a fresh random `state` and a `redirect_uri` pointing at the listener, and resolves with the token
+ * from the redirect once the state matches. A redirect with a wrong or missing state fails the login.
+ *
+ * @example
+ * ```ts
+ * const tokens = await browserLogin({ clientId: "my-app", onUrl: (u) => console.error(`Open ${u}`) });
+ * ```
+ */
+export async function browserLogin(options: BrowserLoginOptions): Promise<AuthorizeResult> {
+  const state = randomBytes(16).toString("base64url");
+  let settle!: { resolve: (r: AuthorizeResult) => void; reject: (e: unknown) => void };
+  const done = new Promise<AuthorizeResult>((resolve, reject) => (settle = { resolve, reject }));
+  let origin = "";
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method === "GET" && path === "/callback") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" });
+      return void res.end(CALLBACK_PAGE);
+    }
+    if (req.method === "POST" && path === "/complete") {
+      // Only our own callback page may complete the login (no other web page can post here).
+      if (req.headers.origin !== origin) {
+        res.writeHead(403, { "content-type": "text/plain" });
+        return void res.end("Forbidden");
+      }
+      body(req)
+        .then((location) => {
+          const result = parseAuthorizeRedirect(location, { state });
+          res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+          res.end("Logged in. You can close this tab.");
+          settle.resolve(result);
+        })
+        .catch((err: unknown) => {
+          res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+          res.end(`Login failed: ${err instanceof DnsAccountError ? err.message : "bad request"}`);
+          settle.reject(err);
+        });
+      return;
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.redirectPort ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+  const url = authorizeUrl({
+    clientId: options.clientId,
+    redirectUri: `${origin}/callback`,
+    state,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  });
+  options.onUrl(url);
+  if (options.open !== false) openBrowser(url);
+  const timeoutMs = options.timeoutMs ?? 5 * 60_000;
+  const timer = setTimeout(() => settle.reject(new TransportError("timeout", `No login completed within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+  try {
+    return await done;
+  } finally {
+    clearTimeout(timer);
+    server.closeAllConnections();
+    server.close();
+  }
+}

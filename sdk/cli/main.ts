@@ -1,0 +1,305 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { defaultCredentialChain, resolveCredential } from "../credential-sources";
+import { DnsAccountError, MfaRequiredError, NoCredentialsError } from "../errors";
+import { issueToken, refreshToken } from "../grants";
+import { revokeToken } from "../revoke";
+import type { TokenSet } from "../token-response";
+import { TokenStore } from "../token-store";
+import { DEFAULT_BASE_URL } from "../transport";
+import { VERSION } from "../version";
+import { browserLogin } from "./browser-login";
+import { ask, canPrompt, readStdin } from "./prompt";
+
+/** A wrong command line: exit code 2. */
+class UsageError extends Error {}
+
+type Values = Record<string, string | boolean | undefined>;
+type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string }>;
+
+interface Command {
+  summary: string;
+  usage: string;
+  options: OptionSpec;
+  run(values: Values): Promise<void>;
+}
+
+const env = process.env;
+const out = (text: string): void => void process.stdout.write(`${text}\n`);
+const note = (text: string): void => void process.stderr.write(`${text}\n`);
+
+const profileOption = { profile: { type: "string" as const, short: "p" } };
+const profileOf = (v: Values): string => (v.profile as string | undefined) ?? env.DNS_ACCOUNT_PROFILE ?? "default";
+const iso = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : "unknown");
+const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+async function currentToken(v: Values): Promise<{ set: TokenSet; baseUrl: string; source: string; profile?: string }> {
+  const profile = v.profile as string | undefined;
+  const credential = await resolveCredential(defaultCredentialChain(profile ? { profile } : {}));
+  const set = await credential.token();
+  return { set, baseUrl: credential.baseUrl, source: credential.source, ...(credential.profile ? { profile: credential.profile } : {}) };
+}
+
+async function passwordLogin(v: Values, baseUrl: string): Promise<{ username: string; set: TokenSet & { refreshToken: string } }> {
+  const interactive = canPrompt();
+  const username = (v.username as string | undefined) ?? env.DNS_ACCOUNT_USERNAME ?? (interactive ? await ask("E-mail: ") : undefined);
+  if (!username) throw new NoCredentialsError("No username: pass --username or set DNS_ACCOUNT_USERNAME");
+  let password = env.DNS_ACCOUNT_PASSWORD;
+  if (!password && v["password-stdin"]) password = await readStdin();
+  if (!password && interactive) password = await ask("Password: ", true);
+  if (!password) {
+    throw new NoCredentialsError("No terminal to ask for the password: set DNS_ACCOUNT_PASSWORD or pass --password-stdin");
+  }
+  let mfaToken = env.DNS_ACCOUNT_MFA_TOKEN;
+  if (!mfaToken && v.mfa) {
+    if (!interactive) throw new NoCredentialsError("No terminal to ask for the MFA code: set DNS_ACCOUNT_MFA_TOKEN");
+    mfaToken = await ask("Two-factor code: ", true);
+  }
+  const attempt = (code: string | undefined) => issueToken({ baseUrl, username, password: password!, ...(code ? { mfaToken: code } : {}) });
+  try {
+    return { username, set: await attempt(mfaToken) };
+  } catch (err) {
+    if (!(err instanceof MfaRequiredError) || mfaToken) throw err;
+    if (!interactive) throw new MfaRequiredError({ status: 401 });
+    return { username, set: await attempt(await ask("Two-factor code: ", true)) };
+  }
+}
+
+const commands: Record<string, Command> = {
+  login: {
+    summary: "Log in and store a profile (password and MFA code, a refresh token, or --browser)",
+    usage: `Usage: dns-account login [--profile P] [--username U] [--mfa] [--password-stdin] [--base-url URL] [--json]
+       dns-account login --browser --client-id ID [--redirect-port N] [--no-open] [--profile P] [--base-url URL]
+
+The password is read from DNS_ACCOUNT_PASSWORD, from stdin with --password-stdin, or asked on the
+terminal without echo; never from an argument. The MFA code is asked when the service needs one
+(or up front with --mfa; DNS_ACCOUNT_MFA_TOKEN in pipelines). With DNS_ACCOUNT_REFRESH_TOKEN set
+(and no password), that refresh token is checked and stored instead. Without a terminal, missing
+values are an error, not a prompt. The profile keeps base URL, username and tokens, never the
+password or the MFA code. --browser uses the implicit grant through a loopback listener: it yields
+no refresh token, so that login lasts until the access token expires.`,
+    options: {
+      ...profileOption,
+      username: { type: "string", short: "u" },
+      mfa: { type: "boolean" },
+      "password-stdin": { type: "boolean" },
+      "base-url": { type: "string" },
+      browser: { type: "boolean" },
+      "client-id": { type: "string" },
+      "redirect-port": { type: "string" },
+      "no-open": { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    async run(v) {
+      const profile = profileOf(v);
+      const store = new TokenStore();
+      const previous = await store.profile(profile);
+      const baseUrl = (v["base-url"] as string | undefined) ?? env.DNS_ACCOUNT_BASE_URL ?? previous?.baseUrl ?? DEFAULT_BASE_URL;
+      let username: string | undefined;
+      let set: TokenSet;
+      if (v.browser) {
+        const clientId = v["client-id"] as string | undefined;
+        if (!clientId) throw new UsageError("--browser needs --client-id");
+        const port = v["redirect-port"] === undefined ? 0 : Number(v["redirect-port"]);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--redirect-port must be an integer from 0 to 65535");
+        set = await browserLogin({
+          baseUrl,
+          clientId,
+          redirectPort: port,
+          open: !v["no-open"],
+          onUrl: (url) => note(`Open this URL in your browser to log in:\n${url}`),
+        });
+        note(`The implicit grant gives no refresh token: this login lasts until ${iso(set.expiresAt)}; then run dns-account login again.`);
+      } else if (env.DNS_ACCOUNT_REFRESH_TOKEN && !env.DNS_ACCOUNT_PASSWORD && !v.username) {
+        set = await refreshToken({ baseUrl, refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN });
+        username = previous?.username;
+      } else {
+        const login = await passwordLogin(v, baseUrl);
+        username = login.username;
+        set = login.set;
+      }
+      await store.put(profile, {
+        baseUrl,
+        ...(username ? { username } : {}),
+        ...(set.refreshToken ? { refreshToken: set.refreshToken } : {}),
+        accessToken: set.accessToken,
+        expiresAt: set.expiresAt,
+        expiresIn: set.expiresIn,
+      });
+      // A replaced refresh token would stay valid forever: revoke it (best effort).
+      if (previous?.refreshToken && previous.refreshToken !== set.refreshToken) {
+        await revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken }).catch(() => note("Could not revoke the profile's previous refresh token."));
+      }
+      if (v.json) out(JSON.stringify({ profile, baseUrl, username: username ?? null, expiresAt: iso(set.expiresAt), refreshToken: Boolean(set.refreshToken) }));
+      else note(`Logged in${username ? ` as ${username}` : ""} (profile "${profile}", ${store.file}); access token valid until ${iso(set.expiresAt)}.`);
+    },
+  },
+
+  token: {
+    summary: "Print a valid access token (refreshing and persisting as needed)",
+    usage: `Usage: dns-account token [--profile P] [--json]
+
+Credentials, first match wins: DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN or
+DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_ACCOUNT_CREDENTIAL_COMMAND.`,
+    options: { ...profileOption, json: { type: "boolean" } },
+    async run(v) {
+      const { set, source, profile, baseUrl } = await currentToken(v);
+      if (v.json) out(JSON.stringify({ accessToken: set.accessToken, tokenType: "Bearer", expiresAt: Number.isFinite(set.expiresAt) ? iso(set.expiresAt) : null, baseUrl, source, profile: profile ?? null }));
+      else out(set.accessToken);
+    },
+  },
+
+  "exec-credential": {
+    summary: "Print a client-go ExecCredential (client.authentication.k8s.io/v1)",
+    usage: "Usage: dns-account exec-credential [--profile P]\n\nPrints an ExecCredential with status.token and status.expirationTimestamp (RFC 3339).",
+    options: { ...profileOption },
+    async run(v) {
+      const { set } = await currentToken(v);
+      out(
+        JSON.stringify({
+          apiVersion: "client.authentication.k8s.io/v1",
+          kind: "ExecCredential",
+          status: { token: set.accessToken, ...(Number.isFinite(set.expiresAt) ? { expirationTimestamp: rfc3339(set.expiresAt) } : {}) },
+        }),
+      );
+    },
+  },
+
+  env: {
+    summary: "Print export lines for eval: DNS_ACCOUNT_ACCESS_TOKEN and DNS_ACCOUNT_BASE_URL",
+    usage: 'Usage: dns-account env [--profile P] [--json]\n\nUse as: eval "$(dns-account env)"',
+    options: { ...profileOption, json: { type: "boolean" } },
+    async run(v) {
+      const { set, baseUrl } = await currentToken(v);
+      const vars = { DNS_ACCOUNT_ACCESS_TOKEN: set.accessToken, DNS_ACCOUNT_BASE_URL: baseUrl };
+      if (v.json) out(JSON.stringify(vars));
+      else for (const [k, val] of Object.entries(vars)) out(`export ${k}=${shellQuote(val)}`);
+    },
+  },
+
+  revoke: {
+    summary: "Revoke the profile's refresh token and remove the profile (alias: logout)",
+    usage: "Usage: dns-account revoke [--profile P] [--json]\n       dns-account logout [--profile P] [--json]\n\nRevoking an already revoked token succeeds; a missing profile is not an error.",
+    options: { ...profileOption, json: { type: "boolean" } },
+    async run(v) {
+      const profile = profileOf(v);
+      const store = new TokenStore();
+      const p = await store.profile(profile);
+      if (p?.refreshToken) await revokeToken({ baseUrl: p.baseUrl, refreshToken: p.refreshToken });
+      if (p) await store.put(profile, undefined);
+      if (v.json) out(JSON.stringify({ profile, removed: Boolean(p), revoked: Boolean(p?.refreshToken) }));
+      else note(p ? `Revoked and removed profile "${profile}".` : `No profile "${profile}": nothing to revoke.`);
+    },
+  },
+
+  profiles: {
+    summary: "List stored profiles (no secrets)",
+    usage: "Usage: dns-account profiles [--json]",
+    options: { json: { type: "boolean" } },
+    async run(v) {
+      const store = new TokenStore();
+      const data = await store.read();
+      const rows = Object.entries(data.profiles).map(([name, p]) => ({
+        profile: name,
+        baseUrl: p.baseUrl,
+        username: p.username ?? null,
+        refreshToken: Boolean(p.refreshToken),
+        expiresAt: p.expiresAt !== undefined ? iso(p.expiresAt) : null,
+      }));
+      if (v.json) out(JSON.stringify(rows));
+      else if (rows.length === 0) note(`No profiles in ${store.file}.`);
+      else for (const r of rows) out(`${r.profile}\t${r.baseUrl}\t${r.username ?? "-"}\t${r.refreshToken ? "refresh token" : "access token only"}\t${r.expiresAt ?? "-"}`);
+    },
+  },
+
+  emulator: {
+    summary: "Start the embedded Account API emulator (for local dry runs)",
+    usage: "Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type]",
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "token-lifetime": { type: "string" },
+      "require-grant-type": { type: "boolean" },
+    },
+    async run(v) {
+      const port = v.port === undefined ? 8787 : Number(v.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be an integer from 0 to 65535");
+      const lifetime = v["token-lifetime"] === undefined ? undefined : Number(v["token-lifetime"]);
+      if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime <= 0)) throw new UsageError("--token-lifetime must be a positive integer");
+      // Loaded on demand: the other commands never need the emulator.
+      const { startEmulator, DEFAULT_USERS } = require("../../emulator/server") as typeof import("../../emulator/server");
+      const emu = await startEmulator({
+        port,
+        host: (v.host as string | undefined) ?? "127.0.0.1",
+        requireGrantType: Boolean(v["require-grant-type"]),
+        ...(lifetime !== undefined ? { tokenLifetimeSeconds: lifetime } : {}),
+        log: (line: string) => note(line),
+      });
+      out(`Account API emulator listening on ${emu.url}`);
+      note(`Users: ${DEFAULT_USERS.map((u) => u.username).join(", ")} (see the README). Stop with Ctrl-C.`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      await emu.close();
+    },
+  },
+};
+commands.logout = commands.revoke!;
+
+const MAIN_USAGE = `Usage: dns-account <command> [options]
+
+Commands:
+${Object.entries(commands)
+  .filter(([name]) => name !== "logout")
+  .map(([name, c]) => `  ${name.padEnd(16)}${c.summary}`)
+  .join("\n")}
+  logout          Same as revoke
+
+Run dns-account <command> --help for a command's options. Exit codes: 0 success, 1 failure, 2 usage.
+Profiles live in $DNS_ACCOUNT_CONFIG_DIR, $XDG_CONFIG_HOME/dns-account or the platform's config folder.`;
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (name === "--help" || name === "-h" || name === "help") return void out(MAIN_USAGE);
+  if (name === "--version") return void out(VERSION);
+  if (!name) throw new UsageError("a command is needed (see dns-account --help)");
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) throw new UsageError(`unknown command "${name}" (see dns-account --help)`);
+  let values: Values;
+  try {
+    ({ values } = parseArgs({ args: rest, options: { ...command.options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    // Built from the error code: parseArgs' own messages quote arguments, which could be a secret.
+    const code = (err as { code?: string }).code;
+    const option = /'(--?[A-Za-z][\w-]*)/.exec((err as Error).message)?.[1];
+    const what =
+      code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL"
+        ? "this command takes no positional arguments (secrets are never passed as arguments)"
+        : code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+          ? `unknown option ${option ?? ""}`.trim()
+          : `option ${option ?? ""} has a missing or wrong value`.replace("  ", " ");
+    throw new UsageError(`${what} (see dns-account ${name} --help)`);
+  }
+  if (values.help) return void out(command.usage);
+  await command.run(values);
+}
+
+main(process.argv.slice(2)).then(
+  () => {
+    process.exitCode = 0;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      note(`dns-account: usage: ${err.message}`);
+      process.exitCode = 2;
+    } else if (err instanceof DnsAccountError) {
+      note(`dns-account: ${err.code}: ${err.message}`);
+      process.exitCode = 1;
+    } else {
+      note(`dns-account: error: ${err instanceof Error ? err.message : String(err)}`);
+      process.exitCode = 1;
+    }
+  },
+);

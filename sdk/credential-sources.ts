@@ -1,0 +1,159 @@
+import { NoCredentialsError } from "./errors";
+import { refreshToken as refreshGrant } from "./grants";
+import { runCredentialProcess } from "./credential-process";
+import { refreshWindowMs } from "./session";
+import { sharedSession } from "./shared-session";
+import type { TokenSet } from "./token-response";
+import { TokenStore } from "./token-store";
+import { type Clock, DEFAULT_BASE_URL, systemClock } from "./transport";
+
+/** Where a credential was found. */
+export type SourceName = "options" | "environment" | "profile" | "command";
+
+/**
+ * A credential found by a source: it yields valid access tokens (refreshing, and for a profile
+ * persisting, as needed).
+ */
+export interface Credential {
+  source: SourceName;
+  baseUrl: string;
+  /** The profile name, for the profile source. */
+  profile?: string;
+  /** A valid token set. A bare access token of unknown lifetime has `expiresAt` Infinity. */
+  token(): Promise<TokenSet>;
+}
+
+/** One link of the chain: returns a credential, or undefined when it has none. */
+export interface CredentialSource {
+  readonly name: SourceName;
+  load(): Promise<Credential | undefined>;
+}
+
+/** Explicit credentials, as options. */
+export interface ExplicitCredentials {
+  baseUrl?: string | undefined;
+  username?: string | undefined;
+  password?: string | undefined;
+  mfaToken?: string | undefined;
+  refreshToken?: string | undefined;
+  /** A bare access token (no refresh). */
+  accessToken?: string | undefined;
+}
+
+function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, clock: Clock = systemClock): TokenSet {
+  const expiresIn = Number.isFinite(expiresAt) ? Math.max(1, Math.round((expiresAt - clock.now()) / 1000)) : 0;
+  return { accessToken, tokenType: "bearer", expiresIn, expiresAt };
+}
+
+function explicit(name: SourceName, c: ExplicitCredentials): Credential | undefined {
+  const baseUrl = c.baseUrl || DEFAULT_BASE_URL;
+  if (c.accessToken) return { source: name, baseUrl, token: async () => bareToken(c.accessToken!) };
+  if (c.refreshToken) {
+    const session = sharedSession({ baseUrl, credentials: { refreshToken: c.refreshToken } });
+    return { source: name, baseUrl, token: async () => (await session.accessToken(), session.tokens!) };
+  }
+  if (c.username && c.password) {
+    const session = sharedSession({
+      baseUrl,
+      credentials: { username: c.username, password: c.password, ...(c.mfaToken ? { mfaToken: c.mfaToken } : {}) },
+    });
+    return { source: name, baseUrl, token: async () => (await session.accessToken(), session.tokens!) };
+  }
+  return undefined;
+}
+
+/** Credentials given as options (first in the default chain). */
+export function optionsSource(credentials: ExplicitCredentials): CredentialSource {
+  return { name: "options", load: async () => explicit("options", credentials) };
+}
+
+/**
+ * `DNS_ACCOUNT_ACCESS_TOKEN` (a bare access token), `DNS_ACCOUNT_REFRESH_TOKEN`, or
+ * `DNS_ACCOUNT_USERNAME` + `DNS_ACCOUNT_PASSWORD` (+ `DNS_ACCOUNT_MFA_TOKEN`), with `DNS_ACCOUNT_BASE_URL`.
+ */
+export function environmentSource(env: NodeJS.ProcessEnv = process.env): CredentialSource {
+  return {
+    name: "environment",
+    load: async () =>
+      explicit("environment", {
+        baseUrl: env.DNS_ACCOUNT_BASE_URL,
+        username: env.DNS_ACCOUNT_USERNAME,
+        password: env.DNS_ACCOUNT_PASSWORD,
+        mfaToken: env.DNS_ACCOUNT_MFA_TOKEN,
+        refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN,
+        accessToken: env.DNS_ACCOUNT_ACCESS_TOKEN,
+      }),
+  };
+}
+
+/** A profile of the token store (`DNS_ACCOUNT_PROFILE` or `default` unless named). */
+export function profileSource(options: { store?: TokenStore; profile?: string; env?: NodeJS.ProcessEnv } = {}): CredentialSource {
+  return {
+    name: "profile",
+    load: async () => {
+      const store = options.store ?? new TokenStore();
+      const name = options.profile ?? (options.env ?? process.env).DNS_ACCOUNT_PROFILE ?? "default";
+      const profile = await store.profile(name);
+      if (!profile) return undefined;
+      return { source: "profile", baseUrl: profile.baseUrl, profile: name, token: () => store.accessToken(name) };
+    },
+  };
+}
+
+/** A credential command (`DNS_ACCOUNT_CREDENTIAL_COMMAND` unless given): see {@link runCredentialProcess}. */
+export function commandSource(options: { command?: string; baseUrl?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): CredentialSource {
+  return {
+    name: "command",
+    load: async () => {
+      const env = options.env ?? process.env;
+      const command = options.command ?? env.DNS_ACCOUNT_CREDENTIAL_COMMAND;
+      if (!command) return undefined;
+      const clock = options.clock ?? systemClock;
+      const baseUrl = options.baseUrl ?? env.DNS_ACCOUNT_BASE_URL ?? DEFAULT_BASE_URL;
+      return {
+        source: "command",
+        baseUrl,
+        token: async () => {
+          const out = await runCredentialProcess({ command, env, clock, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+          const url = out.baseUrl ?? baseUrl;
+          const expiresAt = out.expiresAt ?? Number.POSITIVE_INFINITY;
+          const fresh = out.accessToken && clock.now() < expiresAt - refreshWindowMs(Math.max(1, (expiresAt - clock.now()) / 1000));
+          if (out.accessToken && (fresh || !out.refreshToken)) return { ...bareToken(out.accessToken, expiresAt, clock), ...(out.refreshToken ? { refreshToken: out.refreshToken } : {}) };
+          return refreshGrant({ baseUrl: url, refreshToken: out.refreshToken!, clock });
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The default chain, first match wins: explicit options → environment → token store profile → credential
+ * command.
+ *
+ * @example
+ * ```ts
+ * const credential = await resolveCredential(defaultCredentialChain({ profile: "ci" }));
+ * const { accessToken } = await credential.token();
+ * ```
+ */
+export function defaultCredentialChain(options: { credentials?: ExplicitCredentials; profile?: string; store?: TokenStore; command?: string; env?: NodeJS.ProcessEnv } = {}): CredentialSource[] {
+  const env = options.env ?? process.env;
+  return [
+    optionsSource(options.credentials ?? {}),
+    environmentSource(env),
+    profileSource({ env, ...(options.store ? { store: options.store } : {}), ...(options.profile ? { profile: options.profile } : {}) }),
+    commandSource({ env, ...(options.command ? { command: options.command } : {}) }),
+  ];
+}
+
+/** Walks the chain and returns the first credential; none at all is a {@link NoCredentialsError}. */
+export async function resolveCredential(sources: readonly CredentialSource[]): Promise<Credential> {
+  for (const source of sources) {
+    const credential = await source.load();
+    if (credential) return credential;
+  }
+  throw new NoCredentialsError(
+    `No credentials found (tried: ${sources.map((s) => s.name).join(", ")}): run dns-account login, or set DNS_ACCOUNT_REFRESH_TOKEN, ` +
+      "DNS_ACCOUNT_USERNAME and DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_ACCESS_TOKEN or DNS_ACCOUNT_CREDENTIAL_COMMAND",
+  );
+}

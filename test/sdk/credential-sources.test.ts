@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  commandSource,
+  CredentialProcessError,
+  defaultCredentialChain,
+  environmentSource,
+  issueToken,
+  NoCredentialsError,
+  optionsSource,
+  profileSource,
+  resetSharedSessions,
+  resolveCredential,
+  TokenStore,
+} from "../../sdk";
+import { _rejects, _useEmulator, USER } from "../support/helpers";
+
+describe("credential sources", () => {
+  const emu = _useEmulator();
+  let store: TokenStore;
+  before(() => {
+    store = new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-src-")) });
+  });
+  afterEach(() => resetSharedSessions());
+
+  it("options: a password, a refresh token or a bare access token", async () => {
+    assert.equal(await optionsSource({}).load(), undefined);
+    const byPassword = (await optionsSource({ baseUrl: emu().url, ...USER }).load())!;
+    assert.equal(byPassword.source, "options");
+    const set = await byPassword.token();
+    const byRefresh = (await optionsSource({ baseUrl: emu().url, refreshToken: set.refreshToken }).load())!;
+    assert.ok((await byRefresh.token()).accessToken);
+    const bare = await (await optionsSource({ accessToken: "bare-token" }).load())!.token();
+    assert.equal(bare.accessToken, "bare-token");
+    assert.equal(bare.expiresAt, Number.POSITIVE_INFINITY);
+  });
+
+  it("environment: DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN or username and password", async () => {
+    assert.equal(await environmentSource({}).load(), undefined);
+    const c = (await environmentSource({ DNS_ACCOUNT_BASE_URL: emu().url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password }).load())!;
+    assert.equal(c.source, "environment");
+    assert.equal(c.baseUrl, emu().url);
+    assert.ok((await c.token()).refreshToken);
+    assert.equal((await (await environmentSource({ DNS_ACCOUNT_ACCESS_TOKEN: "t" }).load())!.token()).accessToken, "t");
+  });
+
+  it("profile: the named profile of the store, or nothing", async () => {
+    assert.equal(await profileSource({ store, profile: "none" }).load(), undefined);
+    const issued = await issueToken({ baseUrl: emu().url, ...USER });
+    await store.put("ci", { baseUrl: emu().url, refreshToken: issued.refreshToken });
+    const c = (await profileSource({ store, env: { DNS_ACCOUNT_PROFILE: "ci" } }).load())!;
+    assert.equal(c.profile, "ci");
+    assert.ok((await c.token()).accessToken);
+    assert.ok((await store.profile("ci"))?.accessToken, "persisted");
+  });
+
+  it("command: reads a token set from stdout; refreshes when it only gives a refresh token", async () => {
+    assert.equal(await commandSource({ env: {} }).load(), undefined);
+    const soon = new Date(Date.now() + 3600_000).toISOString();
+    const c = (await commandSource({ command: `echo '{"accessToken":"from-command","expiresAt":"${soon}"}'`, env: {} }).load())!;
+    assert.deepEqual({ t: (await c.token()).accessToken, at: (await c.token()).expiresAt }, { t: "from-command", at: Date.parse(soon) });
+    const issued = await issueToken({ baseUrl: emu().url, ...USER });
+    const r = (await commandSource({ command: `echo '{"refresh_token":"${issued.refreshToken}"}'`, baseUrl: emu().url, env: {} }).load())!;
+    const set = await r.token();
+    assert.equal(set.refreshToken, issued.refreshToken);
+    assert.notEqual(set.accessToken, issued.accessToken);
+  });
+
+  it("command: a non-zero exit, a timeout or bad output is a CredentialProcessError", async () => {
+    const fail = async (command: string, timeoutMs?: number) => _rejects((await commandSource({ command, env: {}, ...(timeoutMs ? { timeoutMs } : {}) }).load())!.token());
+    const exit = await fail("exit 3");
+    assert.ok(exit instanceof CredentialProcessError);
+    assert.equal(exit.code, "credential_process");
+    assert.match(exit.message, /code 3/);
+    assert.match((await fail("echo not-json")).message, /did not print JSON/);
+    assert.match((await fail(`echo '{"expiresAt":"soon"}'`)).message, /neither/);
+    assert.equal((await fail(`echo '{"accessToken":"x","expiresAt":"soon"}'`)).field, "expiresAt");
+    assert.match((await fail("sleep 5", 200)).message, /did not finish/);
+  });
+
+  it("the chain: first match wins (options, environment, profile, command); nothing is a NoCredentialsError", async () => {
+    await store.put("default", { baseUrl: emu().url, accessToken: "stored", expiresAt: Date.now() + 3600_000, expiresIn: 3600 });
+    const env = { DNS_ACCOUNT_CREDENTIAL_COMMAND: `echo '{"accessToken":"cmd"}'` };
+    const first = async (chain: Parameters<typeof defaultCredentialChain>[0]) => (await resolveCredential(defaultCredentialChain(chain))).source;
+    assert.equal(await first({ credentials: { accessToken: "opt" }, env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store }), "options");
+    assert.equal(await first({ env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store }), "environment");
+    assert.equal(await first({ env, store }), "profile");
+    assert.equal(await first({ env, store, profile: "other" }), "command");
+    const none = await _rejects(resolveCredential(defaultCredentialChain({ env: {}, store, profile: "other" })));
+    assert.ok(none instanceof NoCredentialsError);
+    assert.match(none.message, /tried: options, environment, profile, command/);
+  });
+});

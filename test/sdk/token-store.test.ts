@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { defaultStoreDir, issueToken, StoreError, TokenStore } from "../../sdk";
+import { _rejects, _repoRoot, _useEmulator, USER } from "../support/helpers";
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), "dns-account-store-"));
+
+describe("TokenStore", () => {
+  const emu = _useEmulator({ tokenLifetimeSeconds: 3600 });
+
+  it("lives in DNS_ACCOUNT_CONFIG_DIR, $XDG_CONFIG_HOME/dns-account or the platform's config folder", () => {
+    assert.equal(defaultStoreDir({ DNS_ACCOUNT_CONFIG_DIR: "/x", XDG_CONFIG_HOME: "/y" }, "linux", "/home/u"), "/x");
+    assert.equal(defaultStoreDir({ XDG_CONFIG_HOME: "/y" }, "linux", "/home/u"), "/y/dns-account");
+    assert.equal(defaultStoreDir({}, "linux", "/home/u"), "/home/u/.config/dns-account");
+    assert.equal(defaultStoreDir({}, "darwin", "/Users/u"), "/Users/u/Library/Application Support/dns-account");
+    assert.equal(defaultStoreDir({ APPDATA: "C:\\AppData" }, "win32", "C:\\u"), path.join("C:\\AppData", "dns-account"));
+  });
+
+  it("writes profiles with mode 0600 in a 0700 folder, never a password", async () => {
+    const dir = path.join(tmp(), "nested");
+    const store = new TokenStore({ dir });
+    await store.put("default", { baseUrl: emu().url, username: USER.username, refreshToken: "r1", accessToken: "a1", expiresAt: 1, expiresIn: 60 });
+    assert.equal(statSync(store.file).mode & 0o777, 0o600);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.equal((await store.profile("default"))?.refreshToken, "r1");
+    assert.deepEqual(await store.profiles(), ["default"]);
+    await store.put("default", undefined);
+    assert.deepEqual(await store.profiles(), []);
+  });
+
+  it("refuses a corrupt store with a clear error and never overwrites it", async () => {
+    const store = new TokenStore({ dir: tmp() });
+    await store.put("a", { baseUrl: "https://x.example" });
+    writeFileSync(store.file, "{ not json", { mode: 0o600 });
+    const err = await _rejects(store.put("b", { baseUrl: "https://y.example" }));
+    assert.ok(err instanceof StoreError);
+    assert.equal(err.code, "store_corrupt");
+    assert.equal(readFileSync(store.file, "utf8"), "{ not json");
+    writeFileSync(store.file, JSON.stringify({ version: 1, profiles: { a: { baseUrl: 5 } } }), { mode: 0o600 });
+    const shape = await _rejects(store.read());
+    assert.equal(shape.code, "store_corrupt");
+    assert.equal(shape.field, "profiles.a.baseUrl");
+  });
+
+  it("refuses a store other users can read", async () => {
+    const store = new TokenStore({ dir: tmp() });
+    await store.put("a", { baseUrl: "https://x.example" });
+    chmodSync(store.file, 0o644);
+    const err = await _rejects(store.read());
+    assert.equal(err.code, "store_permissions");
+    assert.match(err.message, /chmod 600/);
+  });
+
+  it("refuses a store owned by another user", async function () {
+    if (process.getuid?.() !== 0) {
+      console.log("      skipped: needs root to give the file to another user");
+      this.skip();
+    }
+    const store = new TokenStore({ dir: tmp() });
+    await store.put("a", { baseUrl: "https://x.example" });
+    chownSync(store.file, 65534, 65534);
+    assert.equal((await _rejects(store.read())).code, "store_foreign_owner");
+  });
+
+  it("writes atomically: readers never see a partial file, and a writer killed mid-write leaves a whole one", async function () {
+    this.timeout(120_000);
+    const dir = tmp();
+    const store = new TokenStore({ dir });
+    await store.put("p", { baseUrl: "https://old.example" });
+    const writer = `const { TokenStore } = require(${JSON.stringify(path.join(_repoRoot(), "dist", "sdk"))});
+      const s = new TokenStore({ dir: ${JSON.stringify(dir)} });
+      (async () => { process.stdout.write("go\\n"); for (let i = 0; ; i++) await s.put("p", { baseUrl: "https://new.example/" + i, username: "x".repeat(16 * 1024 * 1024) }); })();`;
+    let wrote = 0;
+    // Kill at spread-out moments so that some land while a 16 MiB file is being written.
+    for (let round = 0; round < 12; round++) {
+      const child = spawn(process.execPath, ["-e", writer], { stdio: ["ignore", "pipe", "inherit"] });
+      await new Promise((r) => child.stdout.once("data", r));
+      try {
+        // Meanwhile, read the file as another process would: every snapshot must be a whole store.
+        const until = Date.now() + 20 + ((round * 37) % 300);
+        while (Date.now() < until) {
+          const text = readFileSync(store.file, "utf8");
+          assert.doesNotThrow(() => JSON.parse(text), "a reader saw a partly written store");
+          await new Promise((r) => setImmediate(r));
+        }
+      } finally {
+        child.kill("SIGKILL");
+        await new Promise((r) => child.once("exit", r));
+      }
+      // The killed writer's lock would go stale after 10 s; drop it now so the next round writes at once.
+      rmSync(`${store.file}.lock`, { recursive: true, force: true });
+      const data = JSON.parse(readFileSync(store.file, "utf8")) as { profiles: { p: { baseUrl: string } } };
+      assert.match(data.profiles.p.baseUrl, /^https:\/\/(old|new)\.example/);
+      if (data.profiles.p.baseUrl.includes("new")) wrote++;
+      assert.deepEqual(await store.profiles(), ["p"]);
+    }
+    assert.ok(wrote > 0, "the writers got to write");
+  });
+
+  it("accessToken(): a fresh token without a call; an expired one refreshed once and persisted", async () => {
+    let now = Date.now();
+    const clock = { now: () => now };
+    const store = new TokenStore({ dir: tmp(), clock });
+    const issued = await issueToken({ baseUrl: emu().url, ...USER, clock });
+    await store.put("p", { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: issued.expiresAt, expiresIn: issued.expiresIn });
+    emu().resetStats();
+    assert.equal((await store.accessToken("p")).accessToken, issued.accessToken);
+    assert.equal(emu().stats.tokenCalls, 0);
+    now += 3600_000;
+    const next = await store.accessToken("p");
+    assert.notEqual(next.accessToken, issued.accessToken);
+    assert.equal((await store.profile("p"))?.accessToken, next.accessToken);
+    assert.equal((await store.accessToken("p")).accessToken, next.accessToken);
+    assert.equal(emu().stats.tokenCalls, 1);
+    assert.equal((await _rejects(store.accessToken("missing"))).code, "no_credentials");
+  });
+
+  it("ten processes that find an expired access token at once cause one token call", async function () {
+    this.timeout(60_000);
+    const dir = tmp();
+    const store = new TokenStore({ dir });
+    const issued = await issueToken({ baseUrl: emu().url, ...USER });
+    await store.put("default", { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: Date.now() - 1000, expiresIn: 3600 });
+    emu().resetStats();
+    const env: NodeJS.ProcessEnv = { ...process.env, DNS_ACCOUNT_CONFIG_DIR: dir };
+    for (const k of Object.keys(env)) if (k.startsWith("DNS_ACCOUNT_") && k !== "DNS_ACCOUNT_CONFIG_DIR") delete env[k];
+    const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+    const outputs = await Promise.all(Array.from({ length: 10 }, () => promisify(execFile)(process.execPath, [cli, "token"], { env })));
+    const tokens = new Set(outputs.map((o) => o.stdout.trim()));
+    assert.equal(tokens.size, 1);
+    assert.equal(emu().stats.refreshGrants, 1);
+    assert.equal(emu().stats.tokenCalls, 1);
+  });
+});
