@@ -1,0 +1,284 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Emulator, startEmulator } from "../../../emulator";
+import { InvalidGrantError, issueToken, refreshToken } from "../../../sdk";
+import { _assertNoSecrets, _rejects, _repoRoot } from "../../support/helpers";
+
+const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+const PASSWORD = "pw-CLI-LEAK-8d2b61f0";
+const MFA_PASSWORD = "pw-CLIMFA-LEAK-2c7e90";
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with a clean environment (no DNS_ACCOUNT_* but what is given), stdin from `input`. */
+function cli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<Run> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(input ?? "");
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+function hasScript(): boolean {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the CLI on a pseudo-terminal (script(1)), answering prompts as they appear. */
+function onTty(args: string[], env: NodeJS.ProcessEnv, answers: [RegExp, string][]): Promise<Run> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
+  const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
+  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { ...base, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  let screen = "";
+  let next = 0;
+  child.stdout.on("data", (d: Buffer) => {
+    screen += d.toString();
+    while (next < answers.length && answers[next]![0].test(screen)) {
+      child.stdin.write(`${answers[next]![1]}\r`);
+      next++;
+    }
+  });
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout: screen, stderr: "" })));
+}
+
+describe("dns-account CLI", function () {
+  this.timeout(60_000);
+  let emu: Emulator;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const stderrs: string[] = [];
+  const secrets: string[] = [PASSWORD, MFA_PASSWORD];
+  const run = async (args: string[], extra: NodeJS.ProcessEnv = {}, input?: string) => {
+    const r = await cli(args, { ...env, ...extra }, input);
+    stderrs.push(r.stderr);
+    return r;
+  };
+  const stored = () => JSON.parse(readFileSync(path.join(dir, "credentials.json"), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
+
+  before(async () => {
+    emu = await startEmulator({
+      users: [
+        { username: "ops@example.com", password: PASSWORD },
+        { username: "mfa@example.com", password: MFA_PASSWORD, mfa: true },
+      ],
+    });
+    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-"));
+    env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url };
+  });
+
+  after(async () => {
+    _assertNoSecrets(stderrs.join("\n"), secrets);
+    await emu?.close();
+  });
+
+  it("--help for the program and every command (exit 0); usage errors exit 2", async () => {
+    const main = await run(["--help"]);
+    assert.equal(main.code, 0);
+    for (const command of ["login", "token", "exec-credential", "env", "revoke", "logout", "profiles", "emulator"]) {
+      assert.match(main.stdout, new RegExp(`^  ${command} `, "m"));
+      const help = await run([command, "--help"]);
+      assert.equal(help.code, 0, command);
+      assert.match(help.stdout, /^Usage: dns-account /);
+      assert.match(help.stdout, new RegExp(`dns-account ${command} `));
+    }
+    for (const args of [[], ["nope"], ["token", "--bogus"], ["login", "stray-argument"], ["login", "--browser"], ["emulator", "--port", "x"]]) {
+      const r = await run(args);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, /^dns-account: usage: .+\n$/);
+    }
+    assert.equal((await run(["--version"])).stdout.trim(), JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")).version);
+  });
+
+  it("a password given as an argument is refused without echoing it", async () => {
+    const r = await run(["login", `--password=${PASSWORD}`]);
+    assert.equal(r.code, 2);
+    assert.ok(!r.stderr.includes(PASSWORD));
+    const positional = await run(["login", PASSWORD]);
+    assert.equal(positional.code, 2);
+    assert.ok(!positional.stderr.includes(PASSWORD));
+  });
+
+  it("login in a pipeline: reads DNS_ACCOUNT_*, stores base URL, username and tokens (0600), never the password", async () => {
+    const r = await run(["login", "--json"], { DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).profile, "default");
+    const p = stored().profiles.default!;
+    assert.equal(p.username, "ops@example.com");
+    assert.equal(p.baseUrl, emu.url);
+    assert.ok(p.refreshToken && p.accessToken);
+    secrets.push(p.refreshToken as string, p.accessToken as string);
+    assert.ok(!readFileSync(path.join(dir, "credentials.json"), "utf8").includes(PASSWORD));
+    assert.equal(statSync(path.join(dir, "credentials.json")).mode & 0o777, 0o600);
+  });
+
+  it("login without a terminal and without a password fails clearly instead of prompting", async () => {
+    const r = await run(["login", "--profile", "x", "--username", "ops@example.com"]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^dns-account: no_credentials: No terminal to ask for the password: set DNS_ACCOUNT_PASSWORD or pass --password-stdin\n$/);
+  });
+
+  it("login --password-stdin", async () => {
+    const r = await run(["login", "--profile", "stdin", "--username", "ops@example.com", "--password-stdin"], {}, `${PASSWORD}\n`);
+    assert.equal(r.code, 0, r.stderr);
+    secrets.push(stored().profiles.stdin!.refreshToken as string, stored().profiles.stdin!.accessToken as string);
+  });
+
+  it("login for an MFA account: mfa_required in a pipeline, success with DNS_ACCOUNT_MFA_TOKEN", async () => {
+    const missing = await run(["login", "--profile", "mfa"], { DNS_ACCOUNT_USERNAME: "mfa@example.com", DNS_ACCOUNT_PASSWORD: MFA_PASSWORD });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^dns-account: mfa_required: .*MFA code/);
+    const ok = await run(["login", "--profile", "mfa"], { DNS_ACCOUNT_USERNAME: "mfa@example.com", DNS_ACCOUNT_PASSWORD: MFA_PASSWORD, DNS_ACCOUNT_MFA_TOKEN: "314159" });
+    assert.equal(ok.code, 0, ok.stderr);
+    secrets.push(stored().profiles.mfa!.refreshToken as string, stored().profiles.mfa!.accessToken as string);
+  });
+
+  it("login on a terminal: asks for the password without echo, then for the MFA code the service wants", async function () {
+    if (!hasScript()) {
+      console.log("      skipped: script(1) is not available to provide a terminal");
+      this.skip();
+    }
+    const r = await onTty(["login", "--profile", "tty", "--username", "mfa@example.com"], env, [
+      [/Password: /, MFA_PASSWORD],
+      [/Two-factor code: /, "271828"],
+    ]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.match(r.stdout, /Logged in as mfa@example.com \(profile "tty"/);
+    assert.ok(!r.stdout.includes(MFA_PASSWORD), "the password is not echoed");
+    assert.ok(!r.stdout.includes("271828"), "the MFA code is not echoed");
+    secrets.push(stored().profiles.tty!.refreshToken as string, stored().profiles.tty!.accessToken as string);
+  });
+
+  it("token prints a valid access token; --json adds expiry and source", async () => {
+    const r = await run(["token"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), stored().profiles.default!.accessToken);
+    const json = JSON.parse((await run(["token", "--json", "--profile", "stdin"])).stdout) as Record<string, unknown>;
+    assert.equal(json.source, "profile");
+    assert.equal(json.profile, "stdin");
+    assert.ok(!Number.isNaN(Date.parse(json.expiresAt as string)));
+  });
+
+  it("token refreshes and persists an expired access token", async () => {
+    const file = path.join(dir, "credentials.json");
+    const data = stored();
+    data.profiles.default!.expiresAt = Date.now() - 1000;
+    writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
+    emu.resetStats();
+    const r = await run(["token"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(emu.stats.refreshGrants, 1);
+    assert.equal(stored().profiles.default!.accessToken, r.stdout.trim());
+    assert.ok((stored().profiles.default!.expiresAt as number) > Date.now());
+    secrets.push(r.stdout.trim());
+  });
+
+  it("exec-credential prints a client-go ExecCredential", async () => {
+    const r = await run(["exec-credential"]);
+    assert.equal(r.code, 0, r.stderr);
+    const cred = JSON.parse(r.stdout) as { apiVersion: string; kind: string; status: { token: string; expirationTimestamp: string } };
+    assert.equal(cred.apiVersion, "client.authentication.k8s.io/v1");
+    assert.equal(cred.kind, "ExecCredential");
+    assert.equal(cred.status.token, stored().profiles.default!.accessToken);
+    assert.match(cred.status.expirationTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
+  it("env prints export lines that a shell can eval", async () => {
+    const r = await run(["env"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^export DNS_ACCOUNT_ACCESS_TOKEN='[^']+'\nexport DNS_ACCOUNT_BASE_URL='http:\/\/127\.0\.0\.1:\d+'\n$/);
+    const echoed = execFileSync("bash", ["-c", `eval "$1"; printf %s "$DNS_ACCOUNT_ACCESS_TOKEN"`, "_", r.stdout]).toString();
+    assert.equal(echoed, stored().profiles.default!.accessToken);
+  });
+
+  it("the environment wins over the profile, and a credential command comes last (its stderr passed through)", async () => {
+    const fromEnv = await run(["token"], { DNS_ACCOUNT_ACCESS_TOKEN: "bare-env-token" });
+    assert.equal(fromEnv.stdout.trim(), "bare-env-token");
+    const command = `echo "helper says hi" >&2; echo '{"accessToken":"from-helper","expiresAt":"2099-01-01T00:00:00Z"}'`;
+    const fromCommand = await run(["token", "--profile", "absent", "--json"], { DNS_ACCOUNT_CREDENTIAL_COMMAND: command });
+    assert.equal(fromCommand.code, 0, fromCommand.stderr);
+    assert.equal(JSON.parse(fromCommand.stdout).source, "command");
+    assert.match(fromCommand.stderr, /helper says hi/);
+    const failing = await run(["token", "--profile", "absent"], { DNS_ACCOUNT_CREDENTIAL_COMMAND: "exit 7" });
+    assert.equal(failing.code, 1);
+    assert.match(failing.stderr, /^dns-account: credential_process: The credential command exited with code 7\n$/);
+    const none = await run(["token", "--profile", "absent"]);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /^dns-account: no_credentials: /);
+  });
+
+  it("a corrupt store is a clear error, never overwritten", async () => {
+    const other = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-corrupt-"));
+    writeFileSync(path.join(other, "credentials.json"), "{ broken", { mode: 0o600 });
+    const r = await run(["login"], { DNS_ACCOUNT_CONFIG_DIR: other, DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^dns-account: store_corrupt: /);
+    assert.equal(readFileSync(path.join(other, "credentials.json"), "utf8"), "{ broken");
+  });
+
+  it("profiles lists profiles without secrets", async () => {
+    const r = await run(["profiles", "--json"]);
+    const rows = JSON.parse(r.stdout) as { profile: string }[];
+    assert.deepEqual(rows.map((x) => x.profile).sort(), ["default", "mfa", "stdin", "tty"].filter((p) => p !== "tty" || hasScript()));
+    _assertNoSecrets(r.stdout, secrets);
+  });
+
+  it("revoke revokes the refresh token and removes the profile; logout of a missing profile succeeds", async () => {
+    const refresh = stored().profiles.stdin!.refreshToken as string;
+    const r = await run(["revoke", "--profile", "stdin"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((await _rejects(refreshToken({ baseUrl: emu.url, refreshToken: refresh }))) instanceof InvalidGrantError);
+    assert.equal(stored().profiles.stdin, undefined);
+    const again = await run(["logout", "--profile", "stdin", "--json"]);
+    assert.equal(again.code, 0);
+    assert.deepEqual(JSON.parse(again.stdout), { profile: "stdin", removed: false, revoked: false });
+  });
+
+  it("login again revokes the profile's previous refresh token", async () => {
+    const before = stored().profiles.default!.refreshToken as string;
+    const r = await run(["login"], { DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD });
+    assert.equal(r.code, 0, r.stderr);
+    secrets.push(stored().profiles.default!.refreshToken as string, stored().profiles.default!.accessToken as string);
+    assert.ok((await _rejects(refreshToken({ baseUrl: emu.url, refreshToken: before }))) instanceof InvalidGrantError);
+  });
+
+  it("login adopts DNS_ACCOUNT_REFRESH_TOKEN when no password is given", async () => {
+    const issued = await issueToken({ baseUrl: emu.url, username: "ops@example.com", password: PASSWORD });
+    secrets.push(issued.refreshToken, issued.accessToken);
+    const r = await run(["login", "--profile", "adopted"], { DNS_ACCOUNT_REFRESH_TOKEN: issued.refreshToken });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(stored().profiles.adopted!.refreshToken, issued.refreshToken);
+    secrets.push(stored().profiles.adopted!.accessToken as string);
+  });
+
+  it("emulator starts the embedded emulator and stops on SIGTERM", async () => {
+    const child = spawn(process.execPath, [CLI, "emulator", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code}`)));
+    });
+    const set = await issueToken({ baseUrl: url, username: "user@example.com", password: "emulator-password" });
+    assert.ok(set.accessToken);
+    child.kill("SIGTERM");
+    const code = await new Promise((r) => child.once("exit", r));
+    assert.equal(code, 0);
+  });
+});
