@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium } from "playwright-core";
+import { type Emulator, startEmulator } from "../../../emulator";
+import { _assertNoSecrets, _repoRoot } from "../../support/helpers";
+
+const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+const CHROMIUM = "/usr/bin/chromium";
+const PASSWORD = "pw-BROWSER-LEAK-6f1a";
+
+/** Starts `dns-account login --browser --no-open` and resolves the authorize URL it prints. */
+function startLogin(dir: string, emu: Emulator): { child: ChildProcess; url: Promise<string>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
+  const child = spawn(process.execPath, [CLI, "login", "--browser", "--client-id", "dns-account-cli", "--no-open", "--profile", "web"], {
+    env: { ...env, DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  const url = new Promise<string>((resolve) => {
+    child.stderr!.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      const m = /^(http:\/\/\S+oauth_authorize\S+)$/m.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+  return { child, url, done };
+}
+
+describe("dns-account login --browser (headless Chromium)", function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let emu: Emulator;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`      skipped: ${CHROMIUM} is missing (.ci/run installs Debian's chromium)`);
+      this.skip();
+    }
+    emu = await startEmulator({ users: [{ username: "web@example.com", password: PASSWORD }] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await emu?.close();
+  });
+
+  it("logs in through the emulator's login page and stores the access token (no refresh token)", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-web-"));
+    const login = startLogin(dir, emu);
+    const url = await login.url;
+    assert.match(url, /response_type=token/);
+    assert.match(url, /state=[\w-]{16,}/);
+    assert.match(decodeURIComponent(url), /redirect_uri=http:\/\/127\.0\.0\.1:\d+\/callback/);
+    const page = await browser.newPage();
+    await page.goto(url);
+    assert.match(page.url(), /\/login\?return_to=/, "no session yet: the emulator sends the browser to its login page");
+    await page.fill("#username", "web@example.com");
+    await page.fill("#password", PASSWORD);
+    await page.click("#submit");
+    await page.waitForFunction(`document.getElementById("status")?.textContent?.startsWith("Logged in")`);
+    assert.ok(!page.url().includes("#"), "the callback page drops the token from the address bar");
+    const result = await login.done;
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /no refresh token/);
+    const profile = (JSON.parse(readFileSync(path.join(dir, "credentials.json"), "utf8")) as { profiles: Record<string, Record<string, unknown>> }).profiles.web!;
+    assert.ok(profile.accessToken);
+    assert.equal(profile.refreshToken, undefined);
+    const api = await fetch(`${emu.url}/oapi/v1/account/limits`, { headers: { authorization: `Bearer ${profile.accessToken as string}` } });
+    assert.equal(api.status, 200);
+    _assertNoSecrets(result.stderr + result.stdout, [PASSWORD, profile.accessToken as string]);
+    await page.close();
+  });
+
+  it("fails closed on a redirect with a forged state (and stores nothing)", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-web-"));
+    const login = startLogin(dir, emu);
+    const url = new URL(await login.url);
+    const callback = new URL(url.searchParams.get("redirect_uri")!);
+    const page = await browser.newPage();
+    await page.goto(`${callback.href}#access_token=attacker-token-123&token_type=Bearer&expires_in=3600&state=forged`);
+    await page.waitForFunction(`document.getElementById("status")?.textContent?.startsWith("Login failed")`);
+    const result = await login.done;
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^dns-account: protocol: The redirect's "state" does not match the one sent$/m);
+    assert.ok(!result.stderr.includes("attacker-token-123"));
+    assert.equal(existsSync(path.join(dir, "credentials.json")), false);
+    await page.close();
+  });
+
+  it("refuses a completion posted from another origin", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-web-"));
+    const login = startLogin(dir, emu);
+    const callback = new URL(new URL(await login.url).searchParams.get("redirect_uri")!);
+    const res = await fetch(new URL("/complete", callback), { method: "POST", headers: { origin: "https://evil.example" }, body: "x" });
+    assert.equal(res.status, 403);
+    login.child.kill("SIGTERM");
+    await login.done;
+  });
+});
