@@ -1,3 +1,6 @@
+import { runCredentialProcess } from "../sdk/credential-process";
+import { ConfigError } from "../sdk/errors";
+import { TokenStore } from "../sdk/token-store";
 import { DEFAULT_BASE_URL } from "../sdk/transport";
 
 /** Credential fields as one source (resource args, stack config or environment) gives them. */
@@ -7,6 +10,10 @@ export interface CredentialFields {
   password?: string | undefined;
   mfaToken?: string | undefined;
   refreshToken?: string | undefined;
+  /** A profile of the CLI's token store (stack config only). */
+  profile?: string | undefined;
+  /** A credential command (stack config only). */
+  credentialCommand?: string | undefined;
 }
 
 /** Stack config keys, namespace `dns-account`. */
@@ -16,6 +23,8 @@ export const CONFIG_KEYS = {
   password: "dns-account:password",
   mfaToken: "dns-account:mfaToken",
   refreshToken: "dns-account:refreshToken",
+  profile: "dns-account:profile",
+  credentialCommand: "dns-account:credentialCommand",
 } as const;
 
 /** Environment variables. */
@@ -28,6 +37,7 @@ export const ENV_KEYS = {
 } as const;
 
 const FIELDS = ["baseUrl", "username", "password", "mfaToken", "refreshToken"] as const;
+const CONFIG_FIELDS = [...FIELDS, "profile", "credentialCommand"] as const;
 
 /** Where a credential came from. */
 export type CredentialSource = "args" | "config" | "environment";
@@ -35,7 +45,14 @@ export type CredentialSource = "args" | "config" | "environment";
 /** Credentials resolved through args → stack config → environment. */
 export type ResolvedCredentials =
   | { mode: "password"; baseUrl: string; username: string; password: string; mfaToken?: string; source: CredentialSource }
-  | { mode: "refreshToken"; baseUrl: string; refreshToken: string; username?: string; source: CredentialSource };
+  | { mode: "refreshToken"; baseUrl: string; refreshToken: string; username?: string; source: CredentialSource }
+  | { mode: "profile"; baseUrl?: string; profile: string; source: CredentialSource }
+  | { mode: "command"; baseUrl?: string; command: string; source: CredentialSource };
+
+/** Credentials ready to use: a profile or command already turned into a refresh or access token. */
+export type UsableCredentials =
+  | Extract<ResolvedCredentials, { mode: "password" | "refreshToken" }>
+  | { mode: "accessToken"; baseUrl: string; accessToken: string; expiresAt: number; source: CredentialSource };
 
 /** Why credentials could not be resolved: the property to blame and a reason without values. */
 export interface CredentialProblem {
@@ -46,7 +63,7 @@ export interface CredentialProblem {
 /** Reads the credential fields of a config getter (`(key) => value`). Empty strings count as absent. */
 export function fromConfig(get: (key: string) => string | undefined): CredentialFields {
   const out: CredentialFields = {};
-  for (const f of FIELDS) {
+  for (const f of CONFIG_FIELDS) {
     const v = get(CONFIG_KEYS[f]);
     if (v) out[f] = v;
   }
@@ -72,7 +89,8 @@ const present = (v: string | undefined): v is string => typeof v === "string" &&
  */
 export function resolveCredentials(sources: readonly [CredentialSource, CredentialFields][]): ResolvedCredentials | CredentialProblem {
   const first = (f: (typeof FIELDS)[number]): string | undefined => sources.map(([, s]) => s[f]).find(present);
-  const baseUrl = first("baseUrl") ?? DEFAULT_BASE_URL;
+  const explicitBaseUrl = first("baseUrl");
+  const baseUrl = explicitBaseUrl ?? DEFAULT_BASE_URL;
   for (const [source, s] of sources) {
     const hasPassword = present(s.password);
     const hasRefresh = present(s.refreshToken);
@@ -91,16 +109,43 @@ export function resolveCredentials(sources: readonly [CredentialSource, Credenti
       const mfaToken = first("mfaToken");
       return { mode: "password", baseUrl, username, password: s.password!, ...(mfaToken ? { mfaToken } : {}), source };
     }
+    if (present(s.profile)) return { mode: "profile", profile: s.profile, ...(explicitBaseUrl ? { baseUrl: explicitBaseUrl } : {}), source };
+    if (present(s.credentialCommand)) {
+      return { mode: "command", command: s.credentialCommand, ...(explicitBaseUrl ? { baseUrl: explicitBaseUrl } : {}), source };
+    }
   }
   return {
     property: "password",
     reason:
       "No credentials: set password (with username) or refreshToken as resource args, as stack config " +
-      "(pulumi config set --secret dns-account:password …) or as DNS_ACCOUNT_PASSWORD / DNS_ACCOUNT_REFRESH_TOKEN",
+      "(pulumi config set --secret dns-account:password …, or dns-account:profile / dns-account:credentialCommand) " +
+      "or as DNS_ACCOUNT_PASSWORD / DNS_ACCOUNT_REFRESH_TOKEN",
   };
 }
 
 /** True when resolution failed. */
-export function isProblem(r: ResolvedCredentials | CredentialProblem): r is CredentialProblem {
+export function isProblem(r: ResolvedCredentials | UsableCredentials | CredentialProblem): r is CredentialProblem {
   return "reason" in r;
+}
+
+/**
+ * Turns a profile (read from the CLI's token store) or a credential command (run) into a refresh token,
+ * or, when that is all it has, an access token. A base URL given in args or config wins over the
+ * profile's or the command's.
+ */
+export async function usableCredentials(r: ResolvedCredentials, env: NodeJS.ProcessEnv = process.env): Promise<UsableCredentials> {
+  if (r.mode === "password" || r.mode === "refreshToken") return r;
+  if (r.mode === "profile") {
+    const store = new TokenStore({ ...(env.DNS_ACCOUNT_CONFIG_DIR ? { dir: env.DNS_ACCOUNT_CONFIG_DIR } : {}) });
+    const p = await store.profile(r.profile);
+    if (!p) throw new ConfigError(`No profile "${r.profile}" in ${store.file}: run dns-account login --profile ${r.profile}`, { field: "profile" });
+    const baseUrl = r.baseUrl ?? p.baseUrl;
+    if (p.refreshToken) return { mode: "refreshToken", baseUrl, refreshToken: p.refreshToken, ...(p.username ? { username: p.username } : {}), source: r.source };
+    if (p.accessToken && p.expiresAt !== undefined) return { mode: "accessToken", baseUrl, accessToken: p.accessToken, expiresAt: p.expiresAt, source: r.source };
+    throw new ConfigError(`Profile "${r.profile}" holds no token: run dns-account login --profile ${r.profile}`, { field: "profile" });
+  }
+  const out = await runCredentialProcess({ command: r.command, env });
+  const baseUrl = r.baseUrl ?? out.baseUrl ?? DEFAULT_BASE_URL;
+  if (out.refreshToken) return { mode: "refreshToken", baseUrl, refreshToken: out.refreshToken, source: r.source };
+  return { mode: "accessToken", baseUrl, accessToken: out.accessToken!, expiresAt: out.expiresAt ?? Number.POSITIVE_INFINITY, source: r.source };
 }

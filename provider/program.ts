@@ -3,9 +3,12 @@ import type { Client } from "../sdk/client";
 import { ConfigError } from "../sdk/errors";
 import type { SessionCredentials } from "../sdk/session";
 import { sharedClient, sharedSession } from "../sdk/shared-session";
-import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials } from "./credentials";
+import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
 
-/** Credentials for {@link getAccessToken} and {@link getClient}; anything missing comes from config, then env. */
+/**
+ * Credentials for {@link getAccessToken} and {@link getClient}; anything missing comes from stack config
+ * (including `dns-account:profile` and `dns-account:credentialCommand`), then the environment.
+ */
 export interface CredentialArgs {
   baseUrl?: pulumi.Input<string>;
   username?: pulumi.Input<string>;
@@ -21,18 +24,21 @@ function programConfig(): CredentialFields {
   return fromConfig((key) => pulumi.runtime.getConfig(key));
 }
 
-function sessionArgs(args: Plain): { baseUrl: string; credentials: SessionCredentials } {
+async function sessionArgs(args: Plain): Promise<{ baseUrl: string; credentials: SessionCredentials }> {
   const r = resolveCredentials([
     ["args", args],
     ["config", programConfig()],
     ["environment", fromEnvironment()],
   ]);
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
+  const u = await usableCredentials(r);
   const credentials: SessionCredentials =
-    r.mode === "password"
-      ? { username: r.username, password: r.password, ...(r.mfaToken ? { mfaToken: r.mfaToken } : {}) }
-      : { refreshToken: r.refreshToken };
-  return { baseUrl: r.baseUrl, credentials };
+    u.mode === "password"
+      ? { username: u.username, password: u.password, ...(u.mfaToken ? { mfaToken: u.mfaToken } : {}) }
+      : u.mode === "refreshToken"
+        ? { refreshToken: u.refreshToken }
+        : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
+  return { baseUrl: u.baseUrl, credentials };
 }
 
 /**
@@ -46,7 +52,7 @@ function sessionArgs(args: Plain): { baseUrl: string; credentials: SessionCreden
  * ```
  */
 export async function getClient(args: Plain = {}): Promise<Client> {
-  const { baseUrl, credentials } = sessionArgs(args);
+  const { baseUrl, credentials } = await sessionArgs(args);
   return sharedClient({ baseUrl, credentials });
 }
 
@@ -63,7 +69,7 @@ export async function getClient(args: Plain = {}): Promise<Client> {
 export function getAccessToken(args: CredentialArgs = {}): pulumi.Output<string> {
   return pulumi.secret(
     pulumi.output(args).apply(async (plain) => {
-      const { baseUrl, credentials } = sessionArgs(plain as Plain);
+      const { baseUrl, credentials } = await sessionArgs(plain as Plain);
       return sharedSession({ baseUrl, credentials }).accessToken();
     }),
   );

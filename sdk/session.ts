@@ -98,7 +98,8 @@ export class Session {
     }
     if (isTokenSet(c)) {
       requireString(c.accessToken, "credentials.accessToken");
-      if (typeof c.expiresAt !== "number" || !Number.isFinite(c.expiresAt)) {
+      // Infinity is allowed: a bare access token whose lifetime nobody told us.
+      if (typeof c.expiresAt !== "number" || Number.isNaN(c.expiresAt)) {
         throw new ConfigError('"credentials.expiresAt" must be a time in epoch milliseconds', { field: "credentials.expiresAt" });
       }
       if (c.refreshToken !== undefined) this.#refreshToken = requireString(c.refreshToken, "credentials.refreshToken");

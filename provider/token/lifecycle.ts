@@ -11,8 +11,8 @@ import {
   fromConfig,
   fromEnvironment,
   isProblem,
-  type ResolvedCredentials,
   resolveCredentials,
+  usableCredentials,
 } from "../credentials";
 import type { TokenInputs, TokenOutputs } from "./types";
 
@@ -57,10 +57,16 @@ function credentialSources(inputs: TokenInputs): [CredentialSource, CredentialFi
   ];
 }
 
-function resolve(inputs: TokenInputs): ResolvedCredentials {
+/** Credentials a Token can hold: a password login or a refresh token (from args, config, a profile or a command). */
+async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }>; fromStore: boolean }> {
   const r = resolveCredentials(credentialSources(inputs));
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
-  return r;
+  const creds = await usableCredentials(r);
+  const field = r.mode === "command" ? "credentialCommand" : "profile";
+  if (creds.mode === "accessToken") {
+    throw new ConfigError(`A Token needs a refresh token, and the ${field} gives only an access token`, { field });
+  }
+  return { creds, fromStore: r.mode === "profile" || r.mode === "command" };
 }
 
 function checkNumber(value: unknown, property: string, failures: dynamic.CheckFailure[]): void {
@@ -84,6 +90,10 @@ export async function check(_olds: TokenInputs, news: TokenInputs): Promise<dyna
     }
     const r = resolveCredentials(sources);
     if (isProblem(r)) failures.push(r);
+    else if (r.mode === "profile") {
+      // Read the profile now, so a wrong name fails the preview; a credential command runs only at create.
+      await usableCredentials(r).catch((err: unknown) => failures.push({ property: "profile", reason: (err as Error).message }));
+    }
   }
   for (const key of ["baseUrl", "username", "password", "mfaToken", "refreshToken"] as const) {
     const v = news[key];
@@ -110,12 +120,17 @@ function explain(action: string, err: unknown): Error {
   return err instanceof Error ? err : new Error(`${action} failed`);
 }
 
-function settings(inputs: TokenInputs): Pick<TokenOutputs, "keepers" | "rotationPeriodSeconds" | "renewBeforeSeconds" | "revokeOnDelete"> {
+/**
+ * The settings part of the outputs. `revokeOnDelete` defaults to true, except for a refresh token taken
+ * from a CLI profile or a credential command: that one belongs to its store, and deleting a Token must
+ * not log the CLI out.
+ */
+function settings(inputs: TokenInputs, defaultRevoke = true): Pick<TokenOutputs, "keepers" | "rotationPeriodSeconds" | "renewBeforeSeconds" | "revokeOnDelete"> {
   return {
     ...(inputs.keepers !== undefined ? { keepers: inputs.keepers } : {}),
     ...(inputs.rotationPeriodSeconds !== undefined ? { rotationPeriodSeconds: inputs.rotationPeriodSeconds } : {}),
     ...(inputs.renewBeforeSeconds !== undefined ? { renewBeforeSeconds: inputs.renewBeforeSeconds } : {}),
-    revokeOnDelete: inputs.revokeOnDelete ?? true,
+    revokeOnDelete: inputs.revokeOnDelete ?? defaultRevoke,
   };
 }
 
@@ -135,7 +150,7 @@ function withTokens(base: Omit<TokenOutputs, TokenFields>, set: TokenSet & { ref
 /** Logs in (password grant, with MFA code if given) or adopts the refresh token (refresh grant). */
 export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<TokenOutputs>> {
   try {
-    const creds = resolve(inputs);
+    const { creds, fromStore } = await resolve(inputs);
     const set =
       creds.mode === "password"
         ? await issueToken({ baseUrl: creds.baseUrl, username: creds.username, password: creds.password, ...(creds.mfaToken ? { mfaToken: creds.mfaToken } : {}) })
@@ -146,7 +161,7 @@ export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<
         ...(creds.username !== undefined ? { username: creds.username } : {}),
         mode: creds.mode,
         issuedAt: new Date().toISOString(),
-        ...settings(inputs),
+        ...settings(inputs, !fromStore),
       },
       set,
     );
@@ -181,8 +196,12 @@ export async function diff(_id: string, olds: TokenOutputs, news: TokenInputs): 
     if (isUnknown(news.username)) replaces.push("username");
     if (isUnknown(news.baseUrl)) replaces.push("baseUrl");
   } else {
-    const r = resolveCredentials(credentialSources(news));
-    if (!isProblem(r)) {
+    const resolved = resolveCredentials(credentialSources(news));
+    // A profile is read again (a file); a credential command is not run just to compare.
+    const r = isProblem(resolved) || resolved.mode === "command" ? resolved : await usableCredentials(resolved).catch(() => resolved);
+    if (!isProblem(r) && r.mode === "command") {
+      if (r.baseUrl !== undefined && r.baseUrl !== olds.baseUrl) replaces.push("baseUrl");
+    } else if (!isProblem(r) && (r.mode === "password" || r.mode === "refreshToken")) {
       if (r.baseUrl !== olds.baseUrl) replaces.push("baseUrl");
       if (r.mode !== olds.mode) replaces.push(r.mode === "refreshToken" ? "refreshToken" : "username");
       else if (r.mode === "password" && r.username !== olds.username) replaces.push("username");
@@ -200,7 +219,7 @@ export async function diff(_id: string, olds: TokenOutputs, news: TokenInputs): 
   const renewBefore = typeof news.renewBeforeSeconds === "number" ? news.renewBeforeSeconds : undefined;
   const renew = now >= expiresAt - renewWindowMs(renewBefore, Math.max(lifetime, 0));
   const settingsChanged =
-    (news.revokeOnDelete ?? true) !== olds.revokeOnDelete ||
+    (news.revokeOnDelete !== undefined && news.revokeOnDelete !== olds.revokeOnDelete) ||
     news.rotationPeriodSeconds !== olds.rotationPeriodSeconds ||
     news.renewBeforeSeconds !== olds.renewBeforeSeconds;
   return { changes: renew || settingsChanged, replaces: [], deleteBeforeReplace: false };
@@ -211,7 +230,7 @@ export async function update(_id: string, olds: TokenOutputs, news: TokenInputs)
   try {
     const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken });
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, keepers: _k, rotationPeriodSeconds: _p, renewBeforeSeconds: _b, ...base } = olds;
-    return { outs: withTokens({ ...base, ...settings(news) }, set) };
+    return { outs: withTokens({ ...base, ...settings(news, olds.revokeOnDelete) }, set) };
   } catch (err) {
     throw explain("Renewing the token failed", err);
   }

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { type Emulator, startEmulator } from "../../emulator";
-import { issueToken } from "../../sdk";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { issueToken, TokenStore } from "../../sdk";
 import { _assertNoSecrets } from "../support/helpers";
 import { _runInProgram, MOCKS_PRELUDE } from "../support/program";
 
@@ -87,6 +90,24 @@ const { getClient } = require("pulumi-dns-account");
       { P: PASSWORD, U: emu.url, DNS_ACCOUNT_BASE_URL: "http://127.0.0.1:1", DNS_ACCOUNT_PASSWORD: "env-is-not-used" },
     );
     assert.deepEqual(JSON.parse(stdout), { config: true, argsError: "invalid_credentials" });
+  });
+
+  it("getAccessToken uses the profile named by dns-account:profile (before the environment)", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-program-profile-"));
+    const issued = await issueToken({ baseUrl: emu.url, username: "ops@example.com", password: PASSWORD });
+    await new TokenStore({ dir }).put("ci", { baseUrl: emu.url, refreshToken: issued.refreshToken });
+    emu.resetStats();
+    const { stdout } = await _runInProgram(
+      "profile",
+      `${MOCKS_PRELUDE}
+pulumi.runtime.setAllConfig({ "dns-account:profile": "ci" });
+const { getAccessToken } = require("pulumi-dns-account");
+settle(getAccessToken()).then((t) => console.log(JSON.stringify({ length: t.length })));`,
+      { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_USERNAME: "x@example.com", DNS_ACCOUNT_PASSWORD: "env-loses" },
+    );
+    assert.equal((JSON.parse(stdout) as { length: number }).length, 27);
+    assert.equal(emu.stats.refreshGrants, 1);
+    assert.equal(emu.stats.passwordGrants, 0);
   });
 
   it("Token.client() gives a configured client from the token's outputs", async () => {

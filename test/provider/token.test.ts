@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, type ProviderHost, startEmulator, startProviderHost } from "../../emulator";
-import { InvalidGrantError, issueToken, refreshToken } from "../../sdk";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import { InvalidGrantError, issueToken, refreshToken, TokenStore } from "../../sdk";
 import { _assertNoSecrets, _rejects } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 
@@ -258,6 +260,64 @@ exports.create = async (inputs) => {
         assert.equal(emu.stats.apiCalls, 10);
       } finally {
         await envHost.close();
+      }
+    });
+  });
+
+  describe("stack config dns-account:profile and dns-account:credentialCommand (after args, before env)", () => {
+    it("a CLI profile: adopted with revokeOnDelete false by default; args still win; env loses", async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-profile-"));
+      const issued = await issueToken({ baseUrl: emu.url, username: "ops@example.com", password: PASSWORD });
+      secrets.push(issued.accessToken, issued.refreshToken);
+      await new TokenStore({ dir }).put("ci", { baseUrl: emu.url, username: "ops@example.com", refreshToken: issued.refreshToken });
+      const profileHost = await startProviderHost({
+        programDir: program,
+        env: { ...env(), DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: "env-must-not-be-used" },
+      });
+      try {
+        await profileHost.configure({ "dns-account:profile": "ci" });
+        assert.deepEqual((await profileHost.check(URN, {}, { __provider: provider })).failures, []);
+        const res = await profileHost.create(URN, { __provider: provider });
+        secrets.push(res.properties.accessToken as string);
+        assert.equal(res.properties.mode, "refreshToken");
+        assert.equal(res.properties.refreshToken, issued.refreshToken);
+        assert.equal(res.properties.baseUrl, emu.url);
+        assert.equal(res.properties.revokeOnDelete, false);
+        assert.equal((await profileHost.diff(res.id, URN, res.properties, { __provider: provider })).changes, "none");
+        await profileHost.delete(res.id, URN, res.properties);
+        assert.ok((await refreshToken({ baseUrl: emu.url, refreshToken: issued.refreshToken })).accessToken, "the CLI's login survives");
+        const byArgs = await profileHost.create(URN, { __provider: provider, baseUrl: emu.url, username: "ops@example.com", password: PASSWORD });
+        secrets.push(byArgs.properties.accessToken as string, byArgs.properties.refreshToken as string);
+        assert.equal(byArgs.properties.mode, "password");
+        _assertNoSecrets(profileHost.output(), secrets);
+      } finally {
+        await profileHost.close();
+      }
+      const missing = await startProviderHost({ programDir: program, env: { ...env(), DNS_ACCOUNT_CONFIG_DIR: dir } });
+      try {
+        await missing.configure({ "dns-account:profile": "absent" });
+        const { failures } = await missing.check(URN, {}, { __provider: provider });
+        assert.deepEqual(failures.map((f) => f.property), ["profile"]);
+        assert.match(failures[0]!.reason, /dns-account login --profile absent/);
+      } finally {
+        await missing.close();
+      }
+    });
+
+    it("a credential command: its refresh token is adopted", async () => {
+      const issued = await issueToken({ baseUrl: emu.url, username: "ops@example.com", password: PASSWORD });
+      secrets.push(issued.accessToken, issued.refreshToken);
+      const commandHost = await startProviderHost({ programDir: program, env: env() });
+      try {
+        await commandHost.configure({
+          "dns-account:credentialCommand": `echo '{"refreshToken":"${issued.refreshToken}","baseUrl":"${emu.url}"}'`,
+        });
+        const res = await commandHost.create(URN, { __provider: provider });
+        secrets.push(res.properties.accessToken as string);
+        assert.equal(res.properties.refreshToken, issued.refreshToken);
+        assert.equal(res.properties.revokeOnDelete, false);
+      } finally {
+        await commandHost.close();
       }
     });
   });
