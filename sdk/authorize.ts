@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { AuthorizationError, ConfigError, ProtocolError } from "./errors";
 import { requireString } from "./grants";
+import { lazy, zod } from "./lazy";
 import { type TokenSet, tokenBodySchema, validate } from "./token-response";
 import { apiUrl, type Clock, resolveBaseUrl, systemClock } from "./transport";
 
@@ -53,7 +53,7 @@ export interface ParseAuthorizeOptions {
 /** Result of {@link parseAuthorizeRedirect}: an access token without a refresh token. */
 export type AuthorizeResult = TokenSet & { state?: string };
 
-const fragmentSchema = tokenBodySchema.omit({ refresh_token: true }).extend({ state: z.string().optional() });
+const fragmentSchema = lazy(() => tokenBodySchema().omit({ refresh_token: true }).extend({ state: zod().z.string().optional() }));
 
 /**
  * Parses the redirect of the implicit grant: a Location header value (or the callback page's URL) whose
@@ -84,7 +84,7 @@ export function parseAuthorizeRedirect(location: string, options: ParseAuthorize
     );
   }
   if (error !== null) throw new AuthorizationError(error);
-  const body = validate(fragmentSchema, params);
+  const body = validate(fragmentSchema(), params);
   const clock = options.clock ?? systemClock;
   return {
     accessToken: body.access_token,

@@ -140,14 +140,14 @@ export class Client {
 
   /** `GET /account/limits`. */
   readonly account = {
-    limits: (): Promise<AccountLimits> => this.request({ path: "/account/limits", schema: accountLimitsSchema }),
+    limits: (): Promise<AccountLimits> => this.request({ path: "/account/limits", schema: accountLimitsSchema() }),
   };
 
   /** Devices: list, get, create, update, remove. */
   readonly devices = {
-    list: (): Promise<Device[]> => this.request({ path: "/devices", schema: deviceSchema.array() }),
-    get: async (id: string): Promise<Device> => this.request({ path: `/devices/${seg(id, "id")}`, schema: deviceSchema }),
-    create: (body: DeviceCreate): Promise<Device> => this.request({ method: "POST", path: "/devices", body, schema: deviceSchema }),
+    list: (): Promise<Device[]> => this.request({ path: "/devices", schema: deviceSchema().array() }),
+    get: async (id: string): Promise<Device> => this.request({ path: `/devices/${seg(id, "id")}`, schema: deviceSchema() }),
+    create: (body: DeviceCreate): Promise<Device> => this.request({ method: "POST", path: "/devices", body, schema: deviceSchema() }),
     update: async (id: string, body: DeviceUpdate): Promise<void> => {
       await this.request({ method: "PUT", path: `/devices/${seg(id, "id")}`, body });
     },
@@ -158,10 +158,10 @@ export class Client {
 
   /** DNS servers (profiles): list, get, create, update, remove. */
   readonly dnsServers = {
-    list: (): Promise<DnsServer[]> => this.request({ path: "/dns_servers", schema: dnsServerSchema.array() }),
-    get: async (id: string): Promise<DnsServer> => this.request({ path: `/dns_servers/${seg(id, "id")}`, schema: dnsServerSchema }),
+    list: (): Promise<DnsServer[]> => this.request({ path: "/dns_servers", schema: dnsServerSchema().array() }),
+    get: async (id: string): Promise<DnsServer> => this.request({ path: `/dns_servers/${seg(id, "id")}`, schema: dnsServerSchema() }),
     create: (body: DnsServerCreate): Promise<DnsServer> =>
-      this.request({ method: "POST", path: "/dns_servers", body, schema: dnsServerSchema }),
+      this.request({ method: "POST", path: "/dns_servers", body, schema: dnsServerSchema() }),
     update: async (id: string, body: DnsServerUpdate): Promise<void> => {
       await this.request({ method: "PUT", path: `/dns_servers/${seg(id, "id")}`, body });
     },
@@ -320,7 +320,7 @@ export function parseApiResponse<T>(res: RawResponse, method: string, schema: z.
   }
   const retryAfterMs = parseRetryAfter(header(res, "retry-after"), now);
   const init = { ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-  const validation = errorResponseSchema.safeParse(decoded);
+  const validation = errorResponseSchema().safeParse(decoded);
   if (validation.success) {
     const fields = fieldProblems(validation.data.fields);
     const server = serverDetails(decoded);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { z } from "zod";
+import { lazy, zod } from "./lazy";
 import { CredentialProcessError } from "./errors";
 import { type Clock, systemClock } from "./transport";
 
@@ -24,7 +24,9 @@ export interface ProcessCredentials {
 
 const MAX_OUTPUT = 1024 * 1024;
 
-const outputSchema = z
+const outputSchema = lazy(() => {
+  const { z } = zod();
+  return z
   .object({
     accessToken: z.string().min(1).optional(),
     access_token: z.string().min(1).optional(),
@@ -35,6 +37,7 @@ const outputSchema = z
     baseUrl: z.string().min(1).optional(),
   })
   .loose();
+});
 
 /**
  * Runs a configured credential command and reads a token set from its stdout: JSON with `accessToken`
@@ -77,7 +80,7 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
       } catch {
         return reject(new CredentialProcessError("The credential command did not print JSON on stdout"));
       }
-      const parsed = outputSchema.safeParse(json);
+      const parsed = outputSchema().safeParse(json);
       if (!parsed.success) {
         const field = parsed.error.issues[0]?.path.map(String).join(".") || "(root)";
         return reject(new CredentialProcessError(`The credential command's JSON has a wrong "${field}"`, { field }));

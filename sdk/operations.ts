@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { lazy, zod } from "./lazy";
 import { validate } from "./token-response";
 
 /** One operation of an OpenAPI description, as {@link Client.call} needs it. */
@@ -13,15 +13,19 @@ export interface Operation {
   bodyRequired: boolean;
 }
 
-const parameter = z.looseObject({ name: z.string(), in: z.string(), required: z.boolean().optional() });
-const operation = z.looseObject({
-  operationId: z.string().optional(),
-  summary: z.string().optional(),
-  parameters: z.array(parameter).optional(),
-  requestBody: z.looseObject({ required: z.boolean().optional() }).optional(),
-});
-const documentSchema = z.looseObject({
-  paths: z.record(z.string(), z.looseObject({ parameters: z.array(parameter).optional() })),
+const schemas = lazy(() => {
+  const { z } = zod();
+  const parameter = z.looseObject({ name: z.string(), in: z.string(), required: z.boolean().optional() });
+  const operation = z.looseObject({
+    operationId: z.string().optional(),
+    summary: z.string().optional(),
+    parameters: z.array(parameter).optional(),
+    requestBody: z.looseObject({ required: z.boolean().optional() }).optional(),
+  });
+  const document = z.looseObject({
+    paths: z.record(z.string(), z.looseObject({ parameters: z.array(parameter).optional() })),
+  });
+  return { operation, document };
 });
 
 const METHODS = ["get", "post", "put", "delete", "patch", "head"] as const;
@@ -36,7 +40,8 @@ const METHODS = ["get", "post", "put", "delete", "patch", "head"] as const;
  * ```
  */
 export function parseOperations(doc: unknown): Operation[] {
-  const { paths } = validate(documentSchema, doc);
+  const { operation, document } = schemas();
+  const { paths } = validate(document, doc);
   const out: Operation[] = [];
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {

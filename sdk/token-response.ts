@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { lazy, zod } from "./lazy";
 import {
   HttpError,
   InvalidCredentialsError,
@@ -43,17 +44,16 @@ const FIELD_MESSAGES: Record<string, string> = {
   state: '"state" must be a string',
 };
 
-const positiveInteger = z.union([
-  z.number(),
-  z.string().regex(/^\d{1,15}$/).transform(Number),
-]).pipe(z.number().int().positive());
-
-/** Shape of a successful token body; `expires_in` may come as a numeric string. */
-export const tokenBodySchema = z.object({
-  access_token: z.string().min(1),
-  token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),
-  expires_in: positiveInteger,
-  refresh_token: z.string().min(1).optional(),
+/** Shape of a successful token body; `expires_in` may come as a numeric string. Built on first use. */
+export const tokenBodySchema = lazy(() => {
+  const { z } = zod();
+  const positiveInteger = z.union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)]).pipe(z.number().int().positive());
+  return z.object({
+    access_token: z.string().min(1),
+    token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),
+    expires_in: positiveInteger,
+    refresh_token: z.string().min(1).optional(),
+  });
 });
 
 /**
@@ -121,7 +121,7 @@ export interface ParseTokenOptions {
 export function parseTokenResponse(res: RawResponse, options: ParseTokenOptions): TokenSet {
   const clock = options.clock ?? systemClock;
   if (res.status < 200 || res.status >= 300) throw tokenError(res, options.grant, clock);
-  const body = validate(tokenBodySchema, decodeJson(res), res.status);
+  const body = validate(tokenBodySchema(), decodeJson(res), res.status);
   if (options.grant === "password" && body.refresh_token === undefined) {
     throw new ProtocolError('"refresh_token" is missing from the password grant response', {
       field: "refresh_token",

@@ -1,18 +1,23 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import lockfile from "proper-lockfile";
-import writeFileAtomic from "write-file-atomic";
-import { z } from "zod";
+import type { z } from "zod";
 import { InvalidGrantError, NoCredentialsError, StoreError } from "./errors";
 import { refreshToken } from "./grants";
+import { lazy, zod } from "./lazy";
 import { type RetryOptions, retryPolicy, withRetries } from "./retry";
 import { refreshWindowMs } from "./session";
 import type { TokenSet } from "./token-response";
 import { type Clock, DEFAULT_BASE_URL, systemClock } from "./transport";
 import type { Dispatcher } from "undici";
 
-const profileSchema = z.strictObject({
+// The file libraries are loaded on first use: most SDK users never touch the store.
+const lockfile = lazy(() => require("proper-lockfile") as typeof import("proper-lockfile"));
+const writeFileAtomic = lazy(() => require("write-file-atomic") as typeof import("write-file-atomic"));
+
+const profileSchema = lazy(() => {
+  const { z } = zod();
+  return z.strictObject({
   baseUrl: z.string().min(1),
   username: z.string().min(1).optional(),
   refreshToken: z.string().min(1).optional(),
@@ -21,20 +26,21 @@ const profileSchema = z.strictObject({
   expiresIn: z.number().int().positive().optional(),
   updatedAt: z.string().optional(),
 });
+});
 
 /**
  * A named profile: base URL, username and tokens (`expiresAt` in epoch ms, `expiresIn` in seconds).
  * Never a password, never an MFA code. A browser (implicit-grant) login leaves no refresh token.
  */
-export type Profile = z.infer<typeof profileSchema>;
+export type Profile = z.infer<ReturnType<typeof profileSchema>>;
 
-const storeSchema = z.object({
-  version: z.literal(1),
-  profiles: z.record(z.string().min(1), profileSchema),
+const storeSchema = lazy(() => {
+  const { z } = zod();
+  return z.object({ version: z.literal(1), profiles: z.record(z.string().min(1), profileSchema()) });
 });
 
 /** The whole store file. */
-export type StoreData = z.infer<typeof storeSchema>;
+export type StoreData = z.infer<ReturnType<typeof storeSchema>>;
 
 /** File name of the store inside its folder. */
 export const STORE_FILE = "credentials.json";
@@ -109,7 +115,7 @@ export class TokenStore {
     } catch {
       throw new StoreError("store_corrupt", `The credential store ${this.file} is not valid JSON; fix or remove it (it is never overwritten automatically)`);
     }
-    const parsed = storeSchema.safeParse(data);
+    const parsed = storeSchema().safeParse(data);
     if (!parsed.success) {
       const where = parsed.error.issues[0]?.path.map(String).join(".") || "(root)";
       throw new StoreError("store_corrupt", `The credential store ${this.file} has an unexpected shape at "${where}"; fix or remove it`, { field: where });
@@ -133,7 +139,7 @@ export class TokenStore {
     const wait = this.#options.lockWaitMs ?? 30_000;
     let release: () => Promise<void>;
     try {
-      release = await lockfile.lock(this.file, {
+      release = await lockfile().lock(this.file, {
         realpath: false,
         stale: 10_000,
         retries: { retries: Math.ceil(wait / 50), factor: 1, minTimeout: 25, maxTimeout: 50, randomize: true },
@@ -160,7 +166,7 @@ export class TokenStore {
 
   async #write(data: StoreData): Promise<void> {
     await mkdir(this.#dir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    await writeFileAtomic()(this.file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
   }
 
   #fresh(p: Profile | undefined): p is Profile & { accessToken: string; expiresAt: number } {
