@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { type Dispatcher, EnvHttpProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import {
   type AccountLimits,
@@ -17,7 +17,7 @@ import {
 import { ConfigError, fieldProblems, HttpError, serverDetails } from "./errors";
 import { timeoutOf } from "./grants";
 import { type Operation, parseOperations } from "./operations";
-import { backoffDelay, isTransient, type RetryOptions, retryPolicy, sleep } from "./retry";
+import { backoffDelay, isTransient, isTransientStatus, type RetryOptions, retryPolicy, sleep } from "./retry";
 import { Session, type SessionCredentials, type SessionOptions } from "./session";
 import { decodeJson, validate } from "./token-response";
 import {
@@ -25,6 +25,7 @@ import {
   type Clock,
   header,
   parseRetryAfter,
+  proxyAwareAgent,
   type RawResponse,
   resolveBaseUrl,
   send,
@@ -98,6 +99,8 @@ export class Client {
   /** The session that supplies access tokens. */
   readonly session: Session;
   readonly #base: URL;
+  /** Origin and path prefix of every call, e.g. `https://api.adguard-dns.io` (built once). */
+  readonly #prefix: string;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #ownsSession: boolean;
@@ -110,6 +113,7 @@ export class Client {
 
   constructor(options: ClientOptions) {
     this.#base = resolveBaseUrl(options.baseUrl, options.allowInsecureHttp);
+    this.#prefix = `${this.#base.origin}${this.#base.pathname.replace(/\/+$/, "")}`;
     this.#timeoutMs = timeoutOf(options.timeoutMs, DEFAULT_API_TIMEOUT_MS);
     this.#policy = retryPolicy(options.retry);
     this.#retryPost = options.retryNonIdempotent ?? false;
@@ -119,7 +123,7 @@ export class Client {
       throw new ConfigError('Pass either "session" or "credentials", not both', { field: "credentials" });
     }
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 });
+    this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000 });
     if (options.session) {
       this.session = options.session;
       this.#ownsSession = false;
@@ -250,13 +254,17 @@ export class Client {
   async #request<T>(fullPath: string, options: Omit<RequestOptions<T>, "path">): Promise<T> {
     const method = options.method ?? "GET";
     const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || this.#retryPost);
-    const url = new URL(this.#base.href);
-    url.pathname = `${url.pathname.replace(/\/+$/, "")}${fullPath}`;
-    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    let url = `${this.#prefix}${fullPath}`;
+    if (options.query) {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries(options.query)) if (v !== undefined) q.set(k, String(v));
+      const text = q.toString();
+      if (text) url += `?${text}`;
+    }
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     let replayed = false;
     for (let attempt = 0; ; ) {
-      const token = await this.session.accessToken();
+      const token = this.session.currentToken() ?? (await this.session.accessToken());
       let res: RawResponse;
       try {
         res = await send(url, {
@@ -286,7 +294,7 @@ export class Client {
         await this.session.invalidate(token);
         continue;
       }
-      if (mayRetry && attempt < this.#policy.retries && isTransient(new HttpError(res.status))) {
+      if (mayRetry && attempt < this.#policy.retries && isTransientStatus(res.status)) {
         const delay = backoffDelay(this.#policy, attempt, parseRetryAfter(header(res, "retry-after"), this.#clock.now()));
         if (delay !== undefined) {
           await sleep(delay);

@@ -39,6 +39,11 @@ export function retryPolicy(options: RetryOptions | undefined): RetryPolicy {
 /** Statuses worth another attempt. */
 const TRANSIENT_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
 
+/** True for statuses worth another attempt: 408, 425, 429 and 5xx but 501. */
+export function isTransientStatus(status: number): boolean {
+  return TRANSIENT_STATUS.has(status);
+}
+
 /** True for failures that may pass: 408/425/429/5xx (not 501) and timeouts or network errors. */
 export function isTransient(err: unknown): boolean {
   if (!(err instanceof DnsAccountError)) return false;

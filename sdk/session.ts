@@ -149,6 +149,15 @@ export class Session {
   }
 
   /**
+   * The current access token when it needs no refresh (outside the refresh window), else undefined.
+   * Synchronous: the client's fast path, so a call with a fresh token costs no extra await.
+   */
+  currentToken(): string | undefined {
+    const t = this.#tokens;
+    return t && this.#terminal === undefined && this.#clock.now() < this.#refreshAt(t) ? t.accessToken : undefined;
+  }
+
+  /**
    * Reports that the server refused `failedToken` (a 401) and returns a token to replay with. Many
    * callers reporting the same token share one refresh; a token already replaced is not refreshed again.
    */

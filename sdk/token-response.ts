@@ -80,10 +80,13 @@ export function decodeJson(res: RawResponse): unknown {
   const text = res.body.toString("utf8");
   const type = header(res, "content-type") ?? "";
   const init = { field: "body", status: res.status };
-  if (/html/i.test(type) || /^\s*</.test(text)) {
+  // Only the first non-blank character is looked at: a JSON body starts with {, [, " or a literal.
+  let i = 0;
+  while (i < text.length && (text.charCodeAt(i) <= 32)) i++;
+  if (i === text.length) throw new ProtocolError("The response body is empty", init);
+  if (text.charCodeAt(i) === 60 /* < */ || type.toLowerCase().includes("html")) {
     throw new ProtocolError("The server sent an HTML page where JSON was expected", init);
   }
-  if (text.trim() === "") throw new ProtocolError("The response body is empty", init);
   try {
     return JSON.parse(text);
   } catch {
