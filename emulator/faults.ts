@@ -1,5 +1,8 @@
-/** Faults the emulator can inject into the next requests (matching `path`, a path prefix, if given). */
-export type Fault = { count?: number; path?: string } & (
+/**
+ * Faults the emulator can inject into the next requests (matching `path`, a path prefix, if given).
+ * With `probability`, each matching request is hit with that chance (and only hits use up `count`).
+ */
+export type Fault = { count?: number; path?: string; probability?: number } & (
   | { kind: "status"; status: number; retryAfter?: number | string; body?: string; contentType?: string }
   | { kind: "reset" }
   | { kind: "hang" }
@@ -16,6 +19,8 @@ interface Armed {
 export class FaultQueue {
   private armed: Armed[] = [];
 
+  constructor(private readonly random: () => number = Math.random) {}
+
   add(fault: Fault): void {
     this.armed.push({ fault, remaining: fault.count ?? 1 });
   }
@@ -28,6 +33,8 @@ export class FaultQueue {
   take(pathname: string): Fault | undefined {
     const i = this.armed.findIndex((a) => a.fault.path === undefined || pathname.startsWith(a.fault.path));
     if (i < 0) return undefined;
+    const p = this.armed[i]!.fault.probability;
+    if (p !== undefined && this.random() >= p) return undefined;
     const armed = this.armed[i]!;
     armed.remaining -= 1;
     if (armed.remaining <= 0) this.armed.splice(i, 1);

@@ -60,6 +60,8 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Called with one line per request: method, path (never the query) and status. */
   log?: (line: string) => void;
+  /** Randomness for faults with a `probability` (seed it for repeatable tests); default Math.random. */
+  random?: () => number;
 }
 
 /** Counters of what the emulator served. */
@@ -146,7 +148,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = new TokenStore([...(options.users ?? DEFAULT_USERS)], now);
   const clients = [...(options.clients ?? DEFAULT_CLIENTS)];
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const faults = new FaultQueue();
+  const faults = new FaultQueue(options.random);
   const accounts = new Map<string, Account>();
   const sessions = new Map<string, string>();
   const requests: RecordedRequest[] = [];
