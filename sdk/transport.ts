@@ -117,6 +117,8 @@ export interface SendInit {
   maxBodyBytes?: number;
 }
 
+/** Timeouts shorter than this use a precise timer; longer ones undici's cheap, coarse ones. */
+const PRECISE_TIMEOUT_BELOW_MS = 5_000;
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 
 function hostOf(url: URL | string): string {
@@ -130,12 +132,17 @@ function hostOf(url: URL | string): string {
  *
  * The timeout is a whole-request deadline built from undici's own headers and body timeouts (no timer
  * or AbortController per request: they cost about 15 % of throughput) plus a check of the deadline at
- * every body chunk, so a server that drips its body slowly is cut off too.
+ * every body chunk, so a server that drips its body slowly is cut off too. Timeouts under 5 s, which
+ * undici's coarse timers would overshoot, use a precise timer signal.
  */
 export async function send(url: URL | string, init: SendInit): Promise<RawResponse> {
   const deadline = performance.now() + init.timeoutMs;
   const timedOut = (): TransportError =>
     new TransportError("timeout", `No complete response from ${hostOf(url)} within ${init.timeoutMs} ms`);
+  // undici's own timeouts tick about once a second: fine for the default 30 s, too coarse for short
+  // timeouts, which get a precise timer signal instead.
+  const precise = init.timeoutMs < PRECISE_TIMEOUT_BELOW_MS ? AbortSignal.timeout(init.timeoutMs) : undefined;
+  const signal = precise && init.signal ? AbortSignal.any([init.signal, precise]) : (precise ?? init.signal);
   try {
     const res = await request(url, {
       method: init.method,
@@ -144,7 +151,7 @@ export async function send(url: URL | string, init: SendInit): Promise<RawRespon
       dispatcher: init.dispatcher ?? defaultDispatcher(),
       headersTimeout: init.timeoutMs,
       bodyTimeout: init.timeoutMs,
-      ...(init.signal ? { signal: init.signal } : {}),
+      ...(signal ? { signal } : {}),
     });
     const limit = init.maxBodyBytes ?? MAX_BODY_BYTES;
     const tooLarge = (): ProtocolError => {
@@ -168,6 +175,7 @@ export async function send(url: URL | string, init: SendInit): Promise<RawRespon
     return { status: res.statusCode, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
   } catch (err) {
     if (err instanceof ProtocolError || err instanceof TransportError) throw err;
+    if (precise?.aborted) throw timedOut();
     if (init.signal?.aborted) throw init.signal.reason;
     const code = (err as { code?: unknown }).code;
     if (typeof code === "string" && TIMEOUT_CODES.has(code)) throw timedOut();
