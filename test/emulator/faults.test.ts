@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { request } from "undici";
-import { _repoRoot, _useEmulator } from "../support/helpers";
+import { _repoRoot, _useEmulator, _waitForLine } from "../support/helpers";
 
 describe("emulator faults and options", () => {
   const emu = _useEmulator({ tokenLifetimeSeconds: 42, dateOffsetMs: -3 * 3600_000 });
@@ -82,15 +82,7 @@ describe("emulator command line", () => {
   it("starts with --port, prints its URL, serves, and stops on SIGTERM", async () => {
     const child = spawn(process.execPath, [path.join(_repoRoot(), "dist", "emulator", "cli.js"), "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (d: Buffer) => {
-          out += d.toString();
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code}`)));
-      });
+      const url = await _waitForLine(child, /listening on (http:\/\/\S+)/);
       const res = await request(`${url}/static/swagger/openapi.json`);
       assert.equal(res.statusCode, 200);
       await res.body.dump();

@@ -16,7 +16,7 @@ import {
   Session,
   TokenStore,
 } from "../../sdk";
-import { _assertNoSecrets, _errorText, _rejects, _repoRoot } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 
 const PASSWORD = "pw-AUDIT-f00dfacec0ffee";
@@ -100,10 +100,9 @@ describe("leak audit across every public path", function () {
 
   it("CLI: stderr of every command, and stdout of those that do not print a token by design", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-audit-cli-"));
-    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
     const run = (args: string[], env: NodeJS.ProcessEnv = {}, input = "") =>
       new Promise<{ stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, ...env } });
+        const child = spawn(process.execPath, [CLI, ...args], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, ...env }) });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -142,8 +141,7 @@ setTimeout(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__pro
     );
     const provider = JSON.parse(stdout) as string;
     collect(provider);
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
-    const host = await startProviderHost({ programDir: program, env });
+    const host = await startProviderHost({ programDir: program, env: _cleanEnv() });
     try {
       await host.configure({ "dns-account:baseUrl": emu.url, "dns-account:username": "audit@example.com", "dns-account:password": PASSWORD }, ["dns-account:password"]);
       const urn = "urn:pulumi:dev::audit::pulumi-nodejs:dynamic/dns-account:Token::a";

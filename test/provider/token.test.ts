@@ -5,7 +5,7 @@ import { type Emulator, type ProviderHost, startEmulator, startProviderHost } fr
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import { InvalidGrantError, issueToken, refreshToken, TokenStore } from "../../sdk";
-import { _assertNoSecrets, _rejects } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _rejects } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 
 // Distinctive secrets, searched for in everything the host and the serializer produce.
@@ -23,7 +23,7 @@ describe("Token lifecycle through the dynamic-provider host (installed copy)", f
   let host: ProviderHost;
   let bare: ProviderHost;
   const secrets: string[] = [PASSWORD, MFA_PASSWORD, MFA_CODE];
-  const env = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
+  const env = () => _cleanEnv();
 
   before(async () => {
     emu = await startEmulator({

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { defaultStoreDir, issueToken, StoreError, TokenStore } from "../../sdk";
-import { _rejects, _repoRoot, _useEmulator, USER } from "../support/helpers";
+import { _cleanEnv, _rejects, _repoRoot, _useEmulator, USER } from "../support/helpers";
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "dns-account-store-"));
 
@@ -126,8 +126,7 @@ describe("TokenStore", () => {
     const issued = await issueToken({ baseUrl: emu().url, ...USER });
     await store.put("default", { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: Date.now() - 1000, expiresIn: 3600 });
     emu().resetStats();
-    const env: NodeJS.ProcessEnv = { ...process.env, DNS_ACCOUNT_CONFIG_DIR: dir };
-    for (const k of Object.keys(env)) if (k.startsWith("DNS_ACCOUNT_") && k !== "DNS_ACCOUNT_CONFIG_DIR") delete env[k];
+    const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir });
     const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
     const outputs = await Promise.all(Array.from({ length: 10 }, () => promisify(execFile)(process.execPath, [cli, "token"], { env })));
     const tokens = new Set(outputs.map((o) => o.stdout.trim()));

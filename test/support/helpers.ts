@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { inspect } from "node:util";
@@ -74,4 +75,22 @@ export async function _rejects(promise: Promise<unknown>): Promise<Error & { cod
     return err as Error & { code?: string };
   }
   throw new assert.AssertionError({ message: "expected a rejection" });
+}
+
+/** This process's environment without any DNS_ACCOUNT_* variable, plus `extra`: children start clean. */
+export function _cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_"))), ...extra };
+}
+
+/** Resolves the first match of `pattern` (group 1) in a child's stdout; rejects if it exits first. */
+export function _waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = pattern.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`exited (${code}) before printing ${pattern}`)));
+  });
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { _repoRoot } from "./helpers";
+import { _cleanEnv, _repoRoot } from "./helpers";
 
 const run = promisify(execFile);
 let installed: Promise<string> | undefined;
@@ -46,8 +46,7 @@ export async function _runInProgram(
   mkdirSync(path.join(dir, "scripts"), { recursive: true });
   const file = path.join(dir, "scripts", `${name}.js`);
   writeFileSync(file, source);
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
-  return run(process.execPath, [file], { cwd: dir, env: { ...clean, ...env }, maxBuffer: 16 * 1024 * 1024 });
+  return run(process.execPath, [file], { cwd: dir, env: _cleanEnv(env), maxBuffer: 16 * 1024 * 1024 });
 }
 
 /** A program script prelude: mocks that record every resource's inputs, printed as JSON at exit. */

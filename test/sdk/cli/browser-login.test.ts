@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { type Emulator, startEmulator } from "../../../emulator";
-import { _assertNoSecrets, _repoRoot } from "../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _repoRoot } from "../../support/helpers";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 const CHROMIUM = "/usr/bin/chromium";
@@ -13,9 +13,8 @@ const PASSWORD = "pw-BROWSER-LEAK-6f1a";
 
 /** Starts `dns-account login --browser --no-open` and resolves the authorize URL it prints. */
 function startLogin(dir: string, emu: Emulator): { child: ChildProcess; url: Promise<string>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
   const child = spawn(process.execPath, [CLI, "login", "--browser", "--client-id", "dns-account-cli", "--no-open", "--profile", "web"], {
-    env: { ...env, DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url },
+    env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

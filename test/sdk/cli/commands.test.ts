@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../../sdk";
-import { _assertNoSecrets, _rejects, _repoRoot } from "../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _rejects, _repoRoot, _waitForLine } from "../../support/helpers";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 const PASSWORD = "pw-CLI-LEAK-8d2b61f0";
@@ -19,8 +19,7 @@ interface Run {
 
 /** Runs the CLI with a clean environment (no DNS_ACCOUNT_* but what is given), stdin from `input`. */
 function cli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<Run> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, ...args], { env: _cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -40,9 +39,8 @@ function hasScript(): boolean {
 
 /** Runs the CLI on a pseudo-terminal (script(1)), answering prompts as they appear. */
 function onTty(args: string[], env: NodeJS.ProcessEnv, answers: [RegExp, string][]): Promise<Run> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DNS_ACCOUNT_")));
   const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { ...base, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: _cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";
   let next = 0;
   child.stdout.on("data", (d: Buffer) => {
@@ -266,15 +264,7 @@ describe("dns-account CLI", function () {
 
   it("emulator starts the embedded emulator and stops on SIGTERM", async () => {
     const child = spawn(process.execPath, [CLI, "emulator", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d: Buffer) => {
-        out += d.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.once("exit", (code) => reject(new Error(`exited ${code}`)));
-    });
+    const url = await _waitForLine(child, /listening on (http:\/\/\S+)/);
     const set = await issueToken({ baseUrl: url, username: "user@example.com", password: "emulator-password" });
     assert.ok(set.accessToken);
     child.kill("SIGTERM");
