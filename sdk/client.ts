@@ -333,23 +333,17 @@ export function parseApiResponse<T>(res: RawResponse, method: string, schema: z.
     const fields = fieldProblems(validation.data.fields);
     const server = serverDetails(decoded);
     const list = fields.map((f) => `${f.field} (${f.errorCode})`).join(", ");
-    return throwError(
-      new HttpError(res.status, `The API rejected the request${list ? `: ${list}` : server?.errorCode ? ` (${server.errorCode})` : ""}`, {
-        ...init,
-        fields,
-        ...(server ? { server } : {}),
-      }),
-    );
+    throw new HttpError(res.status, `The API rejected the request${list ? `: ${list}` : server?.errorCode ? ` (${server.errorCode})` : ""}`, {
+      ...init,
+      fields,
+      ...(server ? { server } : {}),
+    });
   }
   const server = serverDetails(decoded);
   const said = server?.errorCode ?? server?.error;
   const what =
     res.status === 401 ? "The API refused the access token" : res.status === 404 ? "Not found" : res.status === 429 ? "Too many requests, or a quota is used up" : `The API answered HTTP ${res.status}`;
-  return throwError(new HttpError(res.status, `${what}${said ? ` (${said})` : ""}`, { ...init, ...(server ? { server } : {}) }));
-}
-
-function throwError(err: Error): never {
-  throw err;
+  throw new HttpError(res.status, `${what}${said ? ` (${said})` : ""}`, { ...init, ...(server ? { server } : {}) });
 }
 
 /**
