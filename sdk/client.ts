@@ -238,9 +238,7 @@ export class Client {
   }
 
   async #loadOperations(): Promise<Operation[]> {
-    const url = new URL(this.#base.href);
-    url.pathname = `${url.pathname.replace(/\/+$/, "")}/static/swagger/openapi.json`;
-    const res = await send(url, {
+    const res = await send(`${this.#prefix}/static/swagger/openapi.json`, {
       method: "GET",
       headers: { accept: "application/json", "user-agent": USER_AGENT },
       dispatcher: this.#dispatcher,

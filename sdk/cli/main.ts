@@ -215,12 +215,13 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
 
   emulator: {
     summary: "Start the embedded Account API emulator (for local dry runs)",
-    usage: "Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type]",
+    usage: "Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type] [--quiet]",
     options: {
       port: { type: "string" },
       host: { type: "string" },
       "token-lifetime": { type: "string" },
       "require-grant-type": { type: "boolean" },
+      quiet: { type: "boolean" },
     },
     async run(v) {
       const port = v.port === undefined ? 8787 : Number(v.port);
@@ -234,7 +235,7 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
         host: (v.host as string | undefined) ?? "127.0.0.1",
         requireGrantType: Boolean(v["require-grant-type"]),
         ...(lifetime !== undefined ? { tokenLifetimeSeconds: lifetime } : {}),
-        log: (line: string) => note(line),
+        ...(v.quiet ? {} : { log: (line: string) => note(line) }),
       });
       out(`Account API emulator listening on ${emu.url}`);
       note(`Users: ${DEFAULT_USERS.map((u) => u.username).join(", ")} (see the README). Stop with Ctrl-C.`);
@@ -260,7 +261,7 @@ ${Object.entries(commands)
 Run dns-account <command> --help for a command's options. Exit codes: 0 success, 1 failure, 2 usage.
 Profiles live in $DNS_ACCOUNT_CONFIG_DIR, $XDG_CONFIG_HOME/dns-account or the platform's config folder.`;
 
-async function main(argv: string[]): Promise<void> {
+async function dispatch(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") return void out(MAIN_USAGE);
   if (name === "--version") return void out(VERSION);
@@ -286,11 +287,16 @@ async function main(argv: string[]): Promise<void> {
   await command.run(values);
 }
 
-main(process.argv.slice(2)).then(
-  () => {
-    process.exitCode = 0;
-  },
-  (err: unknown) => {
+/**
+ * Runs the CLI with `argv` (without `node` and the script) and sets `process.exitCode`: 0 success,
+ * 1 failure, 2 usage. Errors go to stderr as one line with their code.
+ */
+export function run(argv: string[]): Promise<void> {
+  return dispatch(argv).then(
+    () => {
+      process.exitCode = 0;
+    },
+    (err: unknown) => {
     if (err instanceof UsageError) {
       note(`dns-account: usage: ${err.message}`);
       process.exitCode = 2;
@@ -302,4 +308,7 @@ main(process.argv.slice(2)).then(
       process.exitCode = 1;
     }
   },
-);
+  );
+}
+
+if (require.main === module) void run(process.argv.slice(2));
