@@ -1,7 +1,7 @@
-import { runCredentialProcess } from "../sdk/credential-process";
+import { runCredentialProcess } from "../sdk/credentials/credential-process";
 import { ConfigError } from "../sdk/errors";
-import { TokenStore } from "../sdk/token-store";
-import { DEFAULT_BASE_URL } from "../sdk/transport";
+import { TokenStore } from "../sdk/credentials/token-store";
+import { DEFAULT_BASE_URL } from "../sdk/http/transport";
 
 /** Credential fields as one source (resource args, stack config or environment) gives them. */
 export interface CredentialFields {

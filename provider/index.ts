@@ -14,5 +14,5 @@ export { Token } from "./token/token";
 export type { TokenArgs, TokenOutputs, TokenMode } from "./token/types";
 export { type CredentialArgs, getAccessToken, getClient } from "./program";
 export { CONFIG_KEYS, ENV_KEYS } from "./credentials";
-export type { Client } from "../sdk/client";
+export type { Client } from "../sdk/client/client";
 export { DnsAccountError } from "../sdk/errors";

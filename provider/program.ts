@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Client } from "../sdk/client";
+import type { Client } from "../sdk/client/client";
 import { ConfigError } from "../sdk/errors";
 import type { SessionCredentials } from "../sdk/session";
-import { sharedClient, sharedSession } from "../sdk/shared-session";
+import { sharedClient, sharedSession } from "../sdk/client/shared-session";
 import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
 
 /**

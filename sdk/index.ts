@@ -20,7 +20,7 @@ export {
   resolveBaseUrl,
   systemClock,
   type TransportOptions,
-} from "./transport";
+} from "./http/transport";
 export {
   decodeJson,
   parseTokenResponse,
@@ -28,7 +28,7 @@ export {
   type TokenGrant,
   tokenBodySchema,
   type TokenSet,
-} from "./token-response";
+} from "./auth/token-response";
 export {
   DEFAULT_TOKEN_TIMEOUT_MS,
   issueToken,
@@ -39,18 +39,18 @@ export {
   type RefreshTokenOptions,
   type TokenCallOptions,
   tokenRequest,
-} from "./grants";
-export { parseRevokeResponse, revokeRequest, revokeToken, type RevokeTokenOptions } from "./revoke";
+} from "./auth/grants";
+export { parseRevokeResponse, revokeRequest, revokeToken, type RevokeTokenOptions } from "./auth/revoke";
 export {
   authorizeUrl,
   type AuthorizeResult,
   type AuthorizeUrlOptions,
   parseAuthorizeRedirect,
   type ParseAuthorizeOptions,
-} from "./authorize";
+} from "./auth/authorize";
 export { USER_AGENT, VERSION } from "./version";
 export { redact } from "./redact";
-export { backoffDelay, isTransient, type RetryOptions } from "./retry";
+export { backoffDelay, isTransient, type RetryOptions } from "./http/retry";
 export {
   MAX_TIMER_MS,
   type PasswordCredentials,
@@ -59,12 +59,12 @@ export {
   type SessionCredentials,
   type SessionOptions,
 } from "./session";
-export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type RequestOptions } from "./client";
-export { type Operation, parseOperations } from "./operations";
-export * from "./api-schemas";
-export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./shared-session";
-export { type Profile, STORE_FILE, type StoreData, TokenStore, type TokenStoreOptions, defaultStoreDir } from "./token-store";
-export { type CredentialProcessOptions, type ProcessCredentials, runCredentialProcess } from "./credential-process";
+export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type RequestOptions } from "./client/client";
+export { type Operation, parseOperations } from "./client/operations";
+export * from "./client/api-schemas";
+export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./client/shared-session";
+export { type Profile, STORE_FILE, type StoreData, TokenStore, type TokenStoreOptions, defaultStoreDir } from "./credentials/token-store";
+export { type CredentialProcessOptions, type ProcessCredentials, runCredentialProcess } from "./credentials/credential-process";
 export {
   commandSource,
   type Credential,
@@ -76,5 +76,5 @@ export {
   profileSource,
   resolveCredential,
   type SourceName,
-} from "./credential-sources";
+} from "./credentials/credential-sources";
 export { refreshWindowMs } from "./session";

@@ -1,10 +1,11 @@
 import { inspect } from "node:util";
 import { ConfigError, InvalidCredentialsError, InvalidGrantError, MfaRequiredError } from "./errors";
-import { requireString, type TokenCallOptions, tokenRequest } from "./grants";
-import { revokeToken } from "./revoke";
-import { isTransient, type RetryOptions, retryPolicy, withRetries } from "./retry";
-import { parseTokenResponse, type TokenGrant, type TokenSet } from "./token-response";
-import { type Clock, header, systemClock } from "./transport";
+import { type TokenCallOptions, tokenRequest } from "./auth/grants";
+import { requireString } from "./options";
+import { revokeToken } from "./auth/revoke";
+import { isTransient, type RetryOptions, retryPolicy, withRetries } from "./http/retry";
+import { parseTokenResponse, type TokenGrant, type TokenSet } from "./auth/token-response";
+import { type Clock, header, systemClock } from "./http/transport";
 
 /** Log in with username and password (and the current MFA code, used once). */
 export interface PasswordCredentials {

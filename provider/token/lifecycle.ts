@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ConfigError, DnsAccountError, InvalidGrantError } from "../../sdk/errors";
-import { issueToken, refreshToken } from "../../sdk/grants";
-import { revokeToken } from "../../sdk/revoke";
-import type { TokenSet } from "../../sdk/token-response";
-import { resolveBaseUrl } from "../../sdk/transport";
+import { issueToken, refreshToken } from "../../sdk/auth/grants";
+import { revokeToken } from "../../sdk/auth/revoke";
+import type { TokenSet } from "../../sdk/auth/token-response";
+import { resolveBaseUrl } from "../../sdk/http/transport";
 import {
   type CredentialFields,
   type CredentialSource,

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Client } from "../../sdk/client";
+import type { Client } from "../../sdk/client/client";
 import { getClient } from "../program";
 import provider = require("./provider");
 import type { TokenArgs } from "./types";

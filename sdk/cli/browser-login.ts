@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type AuthorizeResult, authorizeUrl, parseAuthorizeRedirect } from "../authorize";
+import { type AuthorizeResult, authorizeUrl, parseAuthorizeRedirect } from "../auth/authorize";
 import { DnsAccountError, TransportError } from "../errors";
 
 /** Options of {@link browserLogin}. */

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { defaultCredentialChain, resolveCredential } from "../credential-sources";
+import { defaultCredentialChain, resolveCredential } from "../credentials/credential-sources";
 import { DnsAccountError, MfaRequiredError, NoCredentialsError } from "../errors";
-import { issueToken, refreshToken } from "../grants";
-import { revokeToken } from "../revoke";
-import type { TokenSet } from "../token-response";
-import { TokenStore } from "../token-store";
-import { DEFAULT_BASE_URL } from "../transport";
+import { issueToken, refreshToken } from "../auth/grants";
+import { revokeToken } from "../auth/revoke";
+import type { TokenSet } from "../auth/token-response";
+import { TokenStore } from "../credentials/token-store";
+import { DEFAULT_BASE_URL } from "../http/transport";
 import { VERSION } from "../version";
 import { browserLogin } from "./browser-login";
 import { ask, canPrompt, readStdin } from "./prompt";

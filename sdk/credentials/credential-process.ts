@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { lazy, zod } from "./lazy";
-import { CredentialProcessError } from "./errors";
-import { type Clock, systemClock } from "./transport";
+import { lazy, zod } from "../lazy";
+import { CredentialProcessError } from "../errors";
+import { type Clock, systemClock } from "../http/transport";
 
 /** Options of {@link runCredentialProcess}. */
 export interface CredentialProcessOptions {

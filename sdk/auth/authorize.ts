@@ -1,8 +1,8 @@
-import { AuthorizationError, ConfigError, ProtocolError } from "./errors";
-import { requireString } from "./grants";
-import { lazy, zod } from "./lazy";
+import { AuthorizationError, ConfigError, ProtocolError } from "../errors";
+import { requireString } from "../options";
+import { lazy, zod } from "../lazy";
 import { type TokenSet, tokenBodySchema, validate } from "./token-response";
-import { apiUrl, type Clock, resolveBaseUrl, systemClock } from "./transport";
+import { apiUrl, type Clock, resolveBaseUrl, systemClock } from "../http/transport";
 
 /** Arguments of {@link authorizeUrl}. */
 export interface AuthorizeUrlOptions {

@@ -7,9 +7,9 @@ import {
   issueToken,
   ProtocolError,
   Session,
-} from "../../sdk";
+} from "../../../sdk";
 import { z } from "zod";
-import { _assertNoSecrets, _errorText, _rejects, _useEmulator, USER } from "../support/helpers";
+import { _assertNoSecrets, _errorText, _rejects, _useEmulator, USER } from "../../support/helpers";
 
 const noWait = { retries: 4, baseDelayMs: 1, maxDelayMs: 1, random: () => 0 };
 

@@ -1,5 +1,5 @@
-import { lazy, zod } from "./lazy";
-import { validate } from "./token-response";
+import { lazy, zod } from "../lazy";
+import { validate } from "../auth/token-response";
 
 /** One operation of an OpenAPI description, as {@link Client.call} needs it. */
 export interface Operation {

@@ -1,4 +1,4 @@
-import { ConfigError, DnsAccountError } from "./errors";
+import { ConfigError, DnsAccountError } from "../errors";
 
 /** How transient failures are retried. */
 export interface RetryOptions {

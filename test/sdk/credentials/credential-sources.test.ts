@@ -14,8 +14,8 @@ import {
   resetSharedSessions,
   resolveCredential,
   TokenStore,
-} from "../../sdk";
-import { _rejects, _useEmulator, USER } from "../support/helpers";
+} from "../../../sdk";
+import { _rejects, _useEmulator, USER } from "../../support/helpers";
 
 describe("credential sources", () => {
   const emu = _useEmulator();

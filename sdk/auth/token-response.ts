@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { lazy, zod } from "./lazy";
+import { lazy, zod } from "../lazy";
 import {
   HttpError,
   InvalidCredentialsError,
@@ -7,8 +7,8 @@ import {
   MfaRequiredError,
   ProtocolError,
   serverDetails,
-} from "./errors";
-import { type Clock, type RawResponse, header, parseRetryAfter, systemClock } from "./transport";
+} from "../errors";
+import { type Clock, type RawResponse, header, parseRetryAfter, systemClock } from "../http/transport";
 
 /** Which grant a token response answers. */
 export type TokenGrant = "password" | "refresh_token";

@@ -1,4 +1,4 @@
-import { ConfigError } from "./errors";
+import { requireString, timeoutOf } from "../options";
 import { parseTokenResponse, type TokenGrant, type TokenSet } from "./token-response";
 import {
   apiUrl,
@@ -8,8 +8,8 @@ import {
   send,
   systemClock,
   type TransportOptions,
-} from "./transport";
-import { USER_AGENT } from "./version";
+} from "../http/transport";
+import { USER_AGENT } from "../version";
 
 /** Default whole-request timeout of token calls. */
 export const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
@@ -49,23 +49,6 @@ export type RefreshedTokenSet = IssuedTokenSet & {
   /** True when the server sent a refresh token different from the one used (the new one is returned). */
   rotated: boolean;
 };
-
-/** Checks that a required string option is a non-empty string; names the option, never the value. */
-export function requireString(value: unknown, field: string): string {
-  if (typeof value !== "string" || value.length === 0) {
-    throw new ConfigError(`"${field}" must be a non-empty string`, { field });
-  }
-  return value;
-}
-
-/** Checks a timeout option: a positive finite number of milliseconds. */
-export function timeoutOf(value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new ConfigError('"timeoutMs" must be a positive number of milliseconds', { field: "timeoutMs" });
-  }
-  return value;
-}
 
 /**
  * Sends a form-urlencoded POST to an Account API path and returns the raw response. Half of each grant:

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { HttpError, InvalidGrantError, issueToken, parseRevokeResponse, refreshToken, revokeToken } from "../../sdk";
-import { _raw, _rejects, _useEmulator, USER } from "../support/helpers";
+import { HttpError, InvalidGrantError, issueToken, parseRevokeResponse, refreshToken, revokeToken } from "../../../sdk";
+import { _raw, _rejects, _useEmulator, USER } from "../../support/helpers";
 
 describe("revokeToken", () => {
   const emu = _useEmulator();

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Client, type ClientOptions } from "./client";
-import { resolveBaseUrl } from "./transport";
-import { Session, type SessionCredentials, type SessionOptions } from "./session";
+import { resolveBaseUrl } from "../http/transport";
+import { Session, type SessionCredentials, type SessionOptions } from "../session";
 
 // One registry per process, shared by every copy of the package (a Pulumi program and the provider
 // host may each load their own).

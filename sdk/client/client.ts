@@ -14,12 +14,12 @@ import {
   dnsServerSchema,
   errorResponseSchema,
 } from "./api-schemas";
-import { ConfigError, fieldProblems, HttpError, serverDetails } from "./errors";
-import { timeoutOf } from "./grants";
+import { ConfigError, fieldProblems, HttpError, serverDetails } from "../errors";
+import { timeoutOf } from "../options";
 import { type Operation, parseOperations } from "./operations";
-import { backoffDelay, isTransient, isTransientStatus, type RetryOptions, retryPolicy, sleep } from "./retry";
-import { Session, type SessionCredentials, type SessionOptions } from "./session";
-import { decodeJson, validate } from "./token-response";
+import { backoffDelay, isTransient, isTransientStatus, type RetryOptions, retryPolicy, sleep } from "../http/retry";
+import { Session, type SessionCredentials, type SessionOptions } from "../session";
+import { decodeJson, validate } from "../auth/token-response";
 import {
   API_PREFIX,
   type Clock,
@@ -30,8 +30,8 @@ import {
   resolveBaseUrl,
   send,
   systemClock,
-} from "./transport";
-import { USER_AGENT } from "./version";
+} from "../http/transport";
+import { USER_AGENT } from "../version";
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {

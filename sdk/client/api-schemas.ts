@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { lazy, zod } from "./lazy";
+import { lazy, zod } from "../lazy";
 
 // Shapes of the business resources, with the API's own field names. Objects are loose: a field the
 // service adds later passes through instead of failing the call. Built on first use (see lazy.ts).

@@ -2,13 +2,13 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { z } from "zod";
-import { InvalidGrantError, NoCredentialsError, StoreError } from "./errors";
-import { refreshToken } from "./grants";
-import { lazy, zod } from "./lazy";
-import { type RetryOptions, retryPolicy, withRetries } from "./retry";
-import { refreshWindowMs } from "./session";
-import type { TokenSet } from "./token-response";
-import { type Clock, DEFAULT_BASE_URL, systemClock } from "./transport";
+import { InvalidGrantError, NoCredentialsError, StoreError } from "../errors";
+import { refreshToken } from "../auth/grants";
+import { lazy, zod } from "../lazy";
+import { type RetryOptions, retryPolicy, withRetries } from "../http/retry";
+import { refreshWindowMs } from "../session";
+import type { TokenSet } from "../auth/token-response";
+import { type Clock, DEFAULT_BASE_URL, systemClock } from "../http/transport";
 import type { Dispatcher } from "undici";
 
 // The file libraries are loaded on first use: most SDK users never touch the store.

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, DEFAULT_BASE_URL, parseRetryAfter, resolveBaseUrl } from "../../sdk";
+import { ConfigError, DEFAULT_BASE_URL, parseRetryAfter, resolveBaseUrl } from "../../../sdk";
 
 describe("resolveBaseUrl", () => {
   it("defaults to the public service over https", () => {

@@ -6,8 +6,8 @@ import {
   MfaRequiredError,
   parseTokenResponse,
   ProtocolError,
-} from "../../sdk";
-import { _raw } from "../support/helpers";
+} from "../../../sdk";
+import { _raw } from "../../support/helpers";
 
 const clock = { now: () => 1_000_000 };
 const good = { access_token: "acc", token_type: "bearer", refresh_token: "ref", expires_in: 3600 };

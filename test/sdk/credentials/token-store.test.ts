@@ -4,8 +4,8 @@ import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { defaultStoreDir, issueToken, StoreError, TokenStore } from "../../sdk";
-import { _cleanEnv, _rejects, _repoRoot, _useEmulator, USER } from "../support/helpers";
+import { defaultStoreDir, issueToken, StoreError, TokenStore } from "../../../sdk";
+import { _cleanEnv, _rejects, _repoRoot, _useEmulator, USER } from "../../support/helpers";
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "dns-account-store-"));
 

@@ -1,11 +1,11 @@
-import { NoCredentialsError } from "./errors";
-import { refreshToken as refreshGrant } from "./grants";
+import { NoCredentialsError } from "../errors";
+import { refreshToken as refreshGrant } from "../auth/grants";
 import { runCredentialProcess } from "./credential-process";
-import { refreshWindowMs } from "./session";
-import { sharedSession } from "./shared-session";
-import type { TokenSet } from "./token-response";
+import { refreshWindowMs } from "../session";
+import { sharedSession } from "../client/shared-session";
+import type { TokenSet } from "../auth/token-response";
 import { TokenStore } from "./token-store";
-import { type Clock, DEFAULT_BASE_URL, systemClock } from "./transport";
+import { type Clock, DEFAULT_BASE_URL, systemClock } from "../http/transport";
 
 /** Where a credential was found. */
 export type SourceName = "options" | "environment" | "profile" | "command";

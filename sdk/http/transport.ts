@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from "undici";
-import { ConfigError, ProtocolError, TransportError } from "./errors";
+import { ConfigError, ProtocolError, TransportError } from "../errors";
 
 /** Default base address: the public AdGuard DNS API. */
 export const DEFAULT_BASE_URL = "https://api.adguard-dns.io";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { request } from "undici";
-import { AuthorizationError, authorizeUrl, ConfigError, parseAuthorizeRedirect, ProtocolError } from "../../sdk";
-import { _useEmulator, MFA_USER, USER } from "../support/helpers";
+import { AuthorizationError, authorizeUrl, ConfigError, parseAuthorizeRedirect, ProtocolError } from "../../../sdk";
+import { _useEmulator, MFA_USER, USER } from "../../support/helpers";
 
 describe("authorizeUrl", () => {
   it("builds the implicit-grant URL with response_type=token", () => {

@@ -13,8 +13,8 @@ import {
   refreshToken,
   TransportError,
   USER_AGENT,
-} from "../../sdk";
-import { _rejects, _useEmulator, MFA_USER, USER } from "../support/helpers";
+} from "../../../sdk";
+import { _rejects, _useEmulator, MFA_USER, USER } from "../../support/helpers";
 
 describe("grants against the emulator", () => {
   const emu = _useEmulator();

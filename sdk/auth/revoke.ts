@@ -1,7 +1,8 @@
-import { HttpError, serverDetails } from "./errors";
-import { formRequest, requireString, type TokenCallOptions } from "./grants";
+import { HttpError, serverDetails } from "../errors";
+import { formRequest, type TokenCallOptions } from "./grants";
+import { requireString } from "../options";
 import { decodeJson } from "./token-response";
-import { type RawResponse, header, parseRetryAfter, systemClock } from "./transport";
+import { type RawResponse, header, parseRetryAfter, systemClock } from "../http/transport";
 
 /** Arguments of {@link revokeToken}. */
 export interface RevokeTokenOptions extends Omit<TokenCallOptions, "grantType"> {
