@@ -31,6 +31,8 @@ export {
 } from "./auth/token-response";
 export {
   DEFAULT_TOKEN_TIMEOUT_MS,
+  exchangeCode,
+  type ExchangeCodeOptions,
   issueToken,
   type IssuedTokenSet,
   type IssueTokenOptions,
@@ -42,12 +44,16 @@ export {
 } from "./auth/grants";
 export { parseRevokeResponse, revokeRequest, revokeToken, type RevokeTokenOptions } from "./auth/revoke";
 export {
+  type AuthorizationCode,
   authorizeUrl,
   type AuthorizeResult,
   type AuthorizeUrlOptions,
+  CodeAuthorization,
   parseAuthorizeRedirect,
   type ParseAuthorizeOptions,
+  parseCodeRedirect,
 } from "./auth/authorize";
+export { codeChallengeS256, generateCodeVerifier, generateState } from "./auth/pkce";
 export { USER_AGENT, VERSION } from "./version";
 export { redact } from "./redact";
 export { backoffDelay, isTransient, type RetryOptions } from "./http/retry";
