@@ -1,18 +1,23 @@
 import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
 import {
-  type AccountLimits,
-  accountLimitsSchema,
-  type Device,
-  type DeviceCreate,
-  type DeviceUpdate,
-  deviceListSchema,
-  deviceSchema,
-  type DnsServer,
-  type DnsServerCreate,
-  type DnsServerUpdate,
-  dnsServerListSchema,
-  dnsServerSchema,
+  type AccountApi,
+  accountApi,
+  type DedicatedIpv4Api,
+  dedicatedIpv4Api,
+  type DevicesApi,
+  devicesApi,
+  type DnsServersApi,
+  dnsServersApi,
+  type ListApi,
+  type QueryLogApi,
+  queryLogApi,
+  referenceDataApis,
+  type StatsApi,
+  statsApi,
+} from "./groups";
+import type { FilterList, ParentalControlFilteringCategory, WebService } from "./model";
+import {
   errorResponseSchema,
   type Validator,
   validateResponse,
@@ -59,12 +64,23 @@ export interface ClientOptions {
   clock?: Clock;
 }
 
+/** Query parameters: an array is sent as repeated keys (`devices=a&devices=b`), as the API expects. */
+export type QueryParams = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+
 /** One call of {@link Client.request}. */
 export interface RequestOptions<T> {
   method?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD";
-  /** Path under `/oapi/v1`, e.g. `/devices/abc`. */
+  /**
+   * Path under `/oapi/v1`, e.g. `/devices/abc`; a path starting with `/oapi/` (e.g. `/oapi/v2/devices`)
+   * is taken from the base URL instead. Either way the call stays on the base URL's origin and path.
+   */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: QueryParams;
+  /**
+   * `json` (default): the body is parsed (and validated by `schema`). `bytes`: the body is returned as
+   * a Buffer whatever its type (e.g. a `.mobileconfig` file).
+   */
+  responseType?: "json" | "bytes";
   /** JSON body (buffered, so it can be replayed after a refresh). */
   body?: unknown;
   /** Validator the response must pass (a zod schema will do); failures are ProtocolErrors naming the field. */
@@ -77,11 +93,13 @@ export interface RequestOptions<T> {
 /** Arguments of {@link Client.call}. */
 export interface CallArgs {
   path?: Record<string, string | number>;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: QueryParams;
   body?: unknown;
   retry?: boolean;
 }
 
+/** Where the service serves its OpenAPI description: today's path first, then the older one. */
+const OPENAPI_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"] as const;
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 const DEFAULT_API_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
@@ -145,37 +163,25 @@ export class Client {
     }
   }
 
-  /** `GET /account/limits`. */
-  readonly account = {
-    limits: (): Promise<AccountLimits> => this.request({ path: "/account/limits", schema: accountLimitsSchema() }),
-  };
-
-  /** Devices: list, get, create, update, remove. */
-  readonly devices = {
-    list: (): Promise<Device[]> => this.request({ path: "/devices", schema: deviceListSchema() }),
-    get: async (id: string): Promise<Device> => this.request({ path: `/devices/${seg(id, "id")}`, schema: deviceSchema() }),
-    create: (body: DeviceCreate): Promise<Device> => this.request({ method: "POST", path: "/devices", body, schema: deviceSchema() }),
-    update: async (id: string, body: DeviceUpdate): Promise<void> => {
-      await this.request({ method: "PUT", path: `/devices/${seg(id, "id")}`, body });
-    },
-    remove: async (id: string): Promise<void> => {
-      await this.request({ method: "DELETE", path: `/devices/${seg(id, "id")}` });
-    },
-  };
-
-  /** DNS servers (profiles): list, get, create, update, remove. */
-  readonly dnsServers = {
-    list: (): Promise<DnsServer[]> => this.request({ path: "/dns_servers", schema: dnsServerListSchema() }),
-    get: async (id: string): Promise<DnsServer> => this.request({ path: `/dns_servers/${seg(id, "id")}`, schema: dnsServerSchema() }),
-    create: (body: DnsServerCreate): Promise<DnsServer> =>
-      this.request({ method: "POST", path: "/dns_servers", body, schema: dnsServerSchema() }),
-    update: async (id: string, body: DnsServerUpdate): Promise<void> => {
-      await this.request({ method: "PUT", path: `/dns_servers/${seg(id, "id")}`, body });
-    },
-    remove: async (id: string): Promise<void> => {
-      await this.request({ method: "DELETE", path: `/dns_servers/${seg(id, "id")}` });
-    },
-  };
+  /** The account's quotas: `limits()`. */
+  readonly account: AccountApi = accountApi(this);
+  /** Devices: `list`/`pages` (v2 cursors), CRUD, settings, DoH password, `.mobileconfig`, dedicated IPv4. */
+  readonly devices: DevicesApi = devicesApi(this);
+  /** DNS servers (profiles): `list`/`pages` (v2 cursors), CRUD and settings. */
+  readonly dnsServers: DnsServersApi = dnsServersApi(this);
+  /** Dedicated IPv4 addresses: `list`, `allocate`. */
+  readonly dedicatedIpv4: DedicatedIpv4Api = dedicatedIpv4Api(this);
+  readonly #reference = referenceDataApis(this);
+  /** Filter lists the service offers: `list()`. */
+  readonly filterLists: ListApi<FilterList> = this.#reference.filterLists;
+  /** Web services that can be blocked: `list()`. */
+  readonly webServices: ListApi<WebService> = this.#reference.webServices;
+  /** Parental-control categories: `list()`. */
+  readonly parentalControlCategories: ListApi<ParentalControlFilteringCategory> = this.#reference.parentalControlCategories;
+  /** The DNS query log: `get`, `pages`, `clear`. */
+  readonly queryLog: QueryLogApi = queryLogApi(this);
+  /** Query statistics: `time`, `domains`, `companies`, `companiesDetailed`, `countries`, `devices`, `categories`, `blockedParentalCategories`. */
+  readonly stats: StatsApi = statsApi(this);
 
   /**
    * Calls any operation. Returns the parsed JSON body (validated by `schema` when given), or undefined
@@ -185,10 +191,19 @@ export class Client {
     if (typeof options?.path !== "string" || !options.path.startsWith("/")) {
       return Promise.reject(new ConfigError('"path" must start with "/"', { field: "path" }));
     }
-    return this.#request(`${API_PREFIX}${options.path}`, options);
+    // The path is appended to the base URL's origin and path, so it cannot name another host; dot
+    // segments (which the URL parser would resolve upwards), backslashes, a query or a fragment could
+    // still move the call elsewhere under that origin, so they are refused (`query` takes parameters).
+    if (/[?#\\]/.test(options.path) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(options.path)) {
+      return Promise.reject(new ConfigError('"path" must be a plain path: no dot segments, "?", "#" or "\\"', { field: "path" }));
+    }
+    return this.#request(options.path.startsWith("/oapi/") ? options.path : `${API_PREFIX}${options.path}`, options);
   }
 
-  /** The operations of the service's OpenAPI description (`/static/swagger/openapi.json`), loaded once. */
+  /**
+   * The operations of the service's OpenAPI description, loaded once: `/swagger/openapi.json`, or the
+   * older `/static/swagger/openapi.json` when the first answers 404. Redirects are not followed.
+   */
   operations(): Promise<Operation[]> {
     this.#operations ??= this.#loadOperations().catch((err: unknown) => {
       this.#operations = undefined;
@@ -241,15 +256,19 @@ export class Client {
   }
 
   async #loadOperations(): Promise<Operation[]> {
-    const res = await send(`${this.#prefix}/static/swagger/openapi.json`, {
-      method: "GET",
-      headers: { accept: "application/json", "user-agent": USER_AGENT },
-      dispatcher: this.#dispatcher,
-      timeoutMs: this.#timeoutMs,
-      maxBodyBytes: this.#maxBody,
-    });
-    if (res.status !== 200) throw new HttpError(res.status, `The OpenAPI description answered HTTP ${res.status}`);
-    return parseOperations(decodeJson(res));
+    let res: RawResponse | undefined;
+    for (const path of OPENAPI_PATHS) {
+      res = await send(`${this.#prefix}${path}`, {
+        method: "GET",
+        headers: { accept: "application/json", "user-agent": USER_AGENT },
+        dispatcher: this.#dispatcher,
+        timeoutMs: this.#timeoutMs,
+        maxBodyBytes: this.#maxBody,
+      });
+      if (res.status !== 404) break;
+    }
+    if (res!.status !== 200) throw new HttpError(res!.status, `The OpenAPI description answered HTTP ${res!.status}`);
+    return parseOperations(decodeJson(res!));
   }
 
   async #request<T>(fullPath: string, options: Omit<RequestOptions<T>, "path">): Promise<T> {
@@ -258,7 +277,10 @@ export class Client {
     let url = `${this.#prefix}${fullPath}`;
     if (options.query) {
       const q = new URLSearchParams();
-      for (const [k, v] of Object.entries(options.query)) if (v !== undefined) q.set(k, String(v));
+      for (const [k, v] of Object.entries(options.query)) {
+        if (Array.isArray(v)) for (const item of v) q.append(k, String(item));
+        else if (v !== undefined) q.append(k, String(v));
+      }
       const text = q.toString();
       if (text) url += `?${text}`;
     }
@@ -272,7 +294,7 @@ export class Client {
           method,
           headers: {
             authorization: `Bearer ${token}`,
-            accept: "application/json",
+            accept: options.responseType === "bytes" ? "*/*" : "application/json",
             "user-agent": USER_AGENT,
             ...(body !== undefined ? { "content-type": "application/json" } : {}),
           },
@@ -303,6 +325,7 @@ export class Client {
           continue;
         }
       }
+      if (options.responseType === "bytes" && res.status >= 200 && res.status < 300) return res.body as T;
       return parseApiResponse(res, method, options.schema, this.#clock.now());
     }
   }
