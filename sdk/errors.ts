@@ -24,6 +24,7 @@ export type ErrorCode =
   | "store_foreign_owner"
   | "store_locked"
   | "limit_reached"
+  | "invalid_api_key"
   | `http_${number}`;
 
 /** What the server said about an error, when it said anything in the documented shape. */
@@ -205,6 +206,21 @@ export class QuotaError extends DnsAccountError {
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), limit: this.limit };
+  }
+}
+
+/**
+ * The API refused the API key (401): deleted in the dashboard, or never valid. Terminal: an API key
+ * cannot be refreshed, so the client makes no further call with it.
+ *
+ * @example
+ * ```ts
+ * try { await client.account.limits(); } catch (e) { if (e instanceof InvalidApiKeyError) console.error("issue a new API key"); }
+ * ```
+ */
+export class InvalidApiKeyError extends DnsAccountError {
+  constructor(init: ErrorInit = {}) {
+    super("invalid_api_key", "The API refused the API key (deleted or unknown): issue a new one in the dashboard", init);
   }
 }
 

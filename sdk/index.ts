@@ -65,7 +65,24 @@ export {
   type SessionCredentials,
   type SessionOptions,
 } from "./session";
-export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type RequestOptions } from "./client/client";
+export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type QueryParams, type RequestOptions } from "./client/client";
+export type {
+  AccountApi,
+  DedicatedIpv4Api,
+  DeviceFilter,
+  DevicesApi,
+  DnsServerFilter,
+  DnsServersApi,
+  ListApi,
+  MobileConfigOptions,
+  QueryLogApi,
+  QueryLogParams,
+  RankedStatsParams,
+  StatsApi,
+  StatsParams,
+} from "./client/groups";
+/** Types of the whole API model (1.15), generated from the reference description: `api.Device`, `api.DNSServerSettings`… */
+export type * as api from "./client/model";
 export { type Operation, parseOperations } from "./client/operations";
 export * from "./client/api-schemas";
 export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./client/shared-session";

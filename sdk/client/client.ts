@@ -22,7 +22,7 @@ import {
   type Validator,
   validateResponse,
 } from "./api-schemas";
-import { ConfigError, fieldProblems, HttpError, serverDetails } from "../errors";
+import { ConfigError, fieldProblems, HttpError, InvalidApiKeyError, serverDetails } from "../errors";
 import { timeoutOf } from "../options";
 import { type Operation, parseOperations } from "./operations";
 import { backoffDelay, isTransient, isTransientStatus, type RetryOptions, retryPolicy, sleep } from "../http/retry";
@@ -48,6 +48,12 @@ export interface ClientOptions {
   session?: Session;
   /** Or credentials: the client then makes (and owns) its own session. */
   credentials?: SessionCredentials;
+  /**
+   * Or an API key (issued in the service's dashboard, valid until deleted there): sent as
+   * `Authorization: ApiKey <key>` on every call, never to a token endpoint. A 401 is terminal
+   * (`InvalidApiKeyError`, `invalid_api_key`): there is nothing to refresh.
+   */
+  apiKey?: string;
   /** Further options of the session the client makes from `credentials`. */
   sessionOptions?: Omit<SessionOptions, "credentials" | "baseUrl" | "dispatcher" | "allowInsecureHttp">;
   /** Whole-request timeout of API calls in ms; default 30 000. */
@@ -100,6 +106,8 @@ export interface CallArgs {
 
 /** Where the service serves its OpenAPI description: today's path first, then the older one. */
 const OPENAPI_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"] as const;
+/** Token, revoke and authorize endpoints: an API key must never reach them. */
+const TOKEN_ENDPOINT = /\/(oauth_token|revoke_token|oauth_authorize)\/?$/i;
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 const DEFAULT_API_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
@@ -117,8 +125,10 @@ const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
  * ```
  */
 export class Client {
-  /** The session that supplies access tokens. */
-  readonly session: Session;
+  readonly #session: Session | undefined;
+  readonly #apiKey: string | undefined;
+  /** Set once the server refused the API key: later calls fail without sending it again. */
+  #apiKeyRefused = false;
   readonly #base: URL;
   /** Origin and path prefix of every call, e.g. `https://api.adguard-dns.io` (built once). */
   readonly #prefix: string;
@@ -140,16 +150,21 @@ export class Client {
     this.#retryPost = options.retryNonIdempotent ?? false;
     this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
     this.#clock = options.clock ?? systemClock;
-    if (options.session && options.credentials) {
-      throw new ConfigError('Pass either "session" or "credentials", not both', { field: "credentials" });
+    if ([options.session, options.credentials, options.apiKey].filter((c) => c !== undefined).length > 1) {
+      throw new ConfigError('Pass one of "session", "credentials" or "apiKey"', { field: "credentials" });
     }
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000 });
-    if (options.session) {
-      this.session = options.session;
+    this.#apiKey = undefined;
+    if (options.apiKey !== undefined) {
+      this.#apiKey = apiKeyOf(options.apiKey);
+      this.#session = undefined;
+      this.#ownsSession = false;
+    } else if (options.session) {
+      this.#session = options.session;
       this.#ownsSession = false;
     } else if (options.credentials) {
-      this.session = new Session({
+      this.#session = new Session({
         ...options.sessionOptions,
         ...(options.clock ? { clock: options.clock } : {}),
         credentials: options.credentials,
@@ -159,8 +174,19 @@ export class Client {
       });
       this.#ownsSession = true;
     } else {
-      throw new ConfigError('Pass "session" or "credentials"', { field: "credentials" });
+      throw new ConfigError('Pass "session", "credentials" or "apiKey"', { field: "credentials" });
     }
+  }
+
+  /** The session that supplies access tokens. An API-key client has none: reading it is a ConfigError. */
+  get session(): Session {
+    if (!this.#session) throw new ConfigError("A client with an API key has no session", { field: "session" });
+    return this.#session;
+  }
+
+  /** How the client authenticates: `apiKey` or `session` (tokens). */
+  get authMode(): "apiKey" | "session" {
+    return this.#apiKey !== undefined ? "apiKey" : "session";
   }
 
   /** The account's quotas: `limits()`. */
@@ -247,12 +273,12 @@ export class Client {
 
   /** Releases connections (when the client owns its agent) and stops its own session's timer. */
   async close(): Promise<void> {
-    if (this.#ownsSession) this.session.close();
+    if (this.#ownsSession) this.#session?.close();
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
   [inspect.custom](): string {
-    return `Client { baseUrl: ${JSON.stringify(this.#base.origin + this.#base.pathname)} }`;
+    return `Client { baseUrl: ${JSON.stringify(this.#base.origin + this.#base.pathname)}, auth: ${this.authMode} }`;
   }
 
   async #loadOperations(): Promise<Operation[]> {
@@ -273,6 +299,9 @@ export class Client {
 
   async #request<T>(fullPath: string, options: Omit<RequestOptions<T>, "path">): Promise<T> {
     const method = options.method ?? "GET";
+    if (this.#apiKey !== undefined && TOKEN_ENDPOINT.test(fullPath)) {
+      throw new ConfigError("An API key is never sent to a token endpoint", { field: "path" });
+    }
     const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || this.#retryPost);
     let url = `${this.#prefix}${fullPath}`;
     if (options.query) {
@@ -287,13 +316,22 @@ export class Client {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     let replayed = false;
     for (let attempt = 0; ; ) {
-      const token = this.session.currentToken() ?? (await this.session.accessToken());
+      let token: string | undefined;
+      let authorization: string;
+      if (this.#apiKey !== undefined) {
+        if (this.#apiKeyRefused) throw new InvalidApiKeyError();
+        authorization = `ApiKey ${this.#apiKey}`;
+      } else {
+        const session = this.#session!;
+        token = session.currentToken() ?? (await session.accessToken());
+        authorization = `Bearer ${token}`;
+      }
       let res: RawResponse;
       try {
         res = await send(url, {
           method,
           headers: {
-            authorization: `Bearer ${token}`,
+            authorization,
             accept: options.responseType === "bytes" ? "*/*" : "application/json",
             "user-agent": USER_AGENT,
             ...(body !== undefined ? { "content-type": "application/json" } : {}),
@@ -311,10 +349,16 @@ export class Client {
         attempt++;
         continue;
       }
+      if (res.status === 401 && this.#apiKey !== undefined) {
+        // Nothing to refresh: the key was deleted or never existed. Terminal, and remembered.
+        this.#apiKeyRefused = true;
+        const server = serverDetails(tryJson(res));
+        throw new InvalidApiKeyError({ status: 401, ...(server ? { server } : {}) });
+      }
       if (res.status === 401 && !replayed) {
         // One forced refresh and one replay; concurrent 401s for the same token share the refresh.
         replayed = true;
-        await this.session.invalidate(token);
+        await this.#session!.invalidate(token!);
         continue;
       }
       if (mayRetry && attempt < this.#policy.retries && isTransientStatus(res.status)) {
@@ -328,6 +372,22 @@ export class Client {
       if (options.responseType === "bytes" && res.status >= 200 && res.status < 300) return res.body as T;
       return parseApiResponse(res, method, options.schema, this.#clock.now());
     }
+  }
+}
+
+/** Checks an API key before use: printable ASCII without spaces, so it can only ever be one header value. */
+function apiKeyOf(value: unknown): string {
+  if (typeof value !== "string" || !/^[\x21-\x7e]{1,4096}$/.test(value)) {
+    throw new ConfigError('"apiKey" must be a non-empty string of printable characters without spaces', { field: "apiKey" });
+  }
+  return value;
+}
+
+function tryJson(res: RawResponse): unknown {
+  try {
+    return decodeJson(res);
+  } catch {
+    return undefined;
   }
 }
 
