@@ -6,9 +6,14 @@ export interface ApiCore {
   request<T>(options: RequestOptions<T>): Promise<T>;
 }
 
-/** Encodes one path segment, refusing empty ones (which would change the route); names the field only. */
+/**
+ * Encodes one path segment, refusing an empty one, `.` and `..` (which would change the route, even
+ * encoded: URL parsers resolve `%2e%2e`); names the field only.
+ */
 export function segment(value: unknown, field: string): string {
-  if (typeof value !== "string" || value === "") throw new ConfigError(`"${field}" must be a non-empty string`, { field });
+  if (typeof value !== "string" || value === "" || value === "." || value === "..") {
+    throw new ConfigError(`"${field}" must be a non-empty string other than "." and ".."`, { field });
+  }
   return encodeURIComponent(value);
 }
 

@@ -161,7 +161,7 @@ describe("client pagination, bytes, paths and quotas (fake API on loopback)", ()
     }
   });
 
-  it("request() reaches /oapi/v2 and refuses dot segments, queries and fragments in the path", async () => {
+  it("request() reaches /oapi/v2 and refuses dot segments, queries and fragments in the path; ids . and .. are refused", async () => {
     const client = make();
     try {
       assert.deepEqual(await client.request({ path: "/oapi/v2/anything" }), { ok: true });
@@ -169,6 +169,7 @@ describe("client pagination, bytes, paths and quotas (fake API on loopback)", ()
         const err = await _rejects(client.request({ path }));
         assert.equal(err.field, "path", path);
       }
+      for (const id of ["", ".", ".."]) assert.equal((await _rejects(client.devices.get(id))).field, "id");
       assert.equal(api.seen.length, 1);
     } finally {
       await client.close();
