@@ -23,7 +23,7 @@ export {
   type RevokeReads,
   startEmulator,
 } from "./server";
-export { openApiDocument } from "./openapi";
+export { openApiDocument } from "./openapi/document";
 export {
   type HostCheckResult,
   type HostDiffResult,

@@ -1,16 +1,16 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Account, DEFAULT_LIMITS, type EmulatorLimits, type Outcome } from "./accounts";
-import { type Fault, FaultQueue } from "./faults";
-import { BodyTooLarge, cookie, parseForm, readBody, sendEmpty, sendHtml, sendJson } from "./http-util";
-import { openApiDocument } from "./openapi";
-import { errorPage, loginPage } from "./pages";
-import { type EmulatorUser, TokenStore } from "./tokens";
+import { Account, DEFAULT_LIMITS, type EmulatorLimits, type Outcome } from "./account/account";
+import { type Fault, FaultQueue } from "./http/faults";
+import { BodyTooLarge, cookie, parseForm, readBody, sendEmpty, sendHtml, sendJson } from "./http/util";
+import { openApiDocument } from "./openapi/document";
+import { errorPage, loginPage } from "./auth/pages";
+import { type EmulatorUser, TokenStore } from "./auth/tokens";
 
-export type { EmulatorUser } from "./tokens";
-export type { Fault } from "./faults";
-export type { EmulatorLimits } from "./accounts";
+export type { EmulatorUser } from "./auth/tokens";
+export type { Fault } from "./http/faults";
+export type { EmulatorLimits } from "./account/account";
 
 /** An OAuth client approved for the implicit grant. */
 export interface EmulatorClient {
