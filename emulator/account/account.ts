@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { type FieldError, required, wrong } from "../http/errors";
+import { applyServerSettings, defaultDeviceSettings, defaultServerSettings, ruleCounts, settingsView } from "../settings/model";
 
-/** Device types the service knows. */
-export const DEVICE_TYPES = [
-  "WINDOWS", "ANDROID", "MAC", "IOS", "LINUX", "ROUTER", "SMART_TV", "GAME_CONSOLE", "UNKNOWN",
-] as const;
+export type { FieldError } from "../http/errors";
+
+/** Device types the service knows (`ConnectDeviceType`). */
+export const DEVICE_TYPES = ["WINDOWS", "ANDROID", "MAC", "IOS", "LINUX", "ROUTER", "SMART_TV", "GAME_CONSOLE", "UNKNOWN"] as const;
 
 /** Per-account quotas of the emulator (`GET /account/limits`). */
 export interface EmulatorLimits {
@@ -11,6 +13,7 @@ export interface EmulatorLimits {
   dns_servers: number;
   access_rules: number;
   dedicated_ipv4: number;
+  /** API calls per account before 429 `TOO_MANY_REQUESTS`. */
   requests: number;
   user_rules: number;
 }
@@ -25,15 +28,19 @@ export const DEFAULT_LIMITS: EmulatorLimits = {
   user_rules: 1000,
 };
 
+/** A device as stored. */
 export interface Device {
   id: string;
   name: string;
   device_type: string;
   dns_server_id: string;
-  dns_addresses: Record<string, unknown>;
   settings: { protection_enabled: boolean; detect_doh_auth_only: boolean };
+  /** Never shown by the API (a secret); only its resets are counted. */
+  dohPassword: string;
+  dohPasswordResets: number;
 }
 
+/** A DNS server as stored. */
 export interface DnsServer {
   id: string;
   name: string;
@@ -42,142 +49,129 @@ export interface DnsServer {
   settings: Record<string, unknown>;
 }
 
-/** One field's complaint in a validation error body. */
-export interface FieldError {
-  field: string;
-  error_code: "FIELD_REQUIRED" | "FIELD_WRONG_VALUE" | "FIELD_REACHED_LIMIT";
-  message: string;
-}
+/** Result of an account operation: a value, a validation failure, a missing object or a quota hit. */
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; kind: "invalid"; errors: FieldError[]; message?: string }
+  | { ok: false; kind: "not_found" }
+  | { ok: false; kind: "exists"; errors: FieldError[]; message: string }
+  | { ok: false; kind: "limit"; limit: keyof EmulatorLimits };
+
+const notFound = { ok: false, kind: "not_found" } as const;
 
 function newId(): string {
   return randomBytes(4).toString("hex");
-}
-
-function dnsAddresses(id: string): Record<string, unknown> {
-  const host = `${id}.dns.emulator.invalid`;
-  const adguard = (scheme: string, app: string): string =>
-    `${app}:add_dns_server?address=${encodeURIComponent(`${scheme}://${host}/dns-query`)}`;
-  return {
-    dns_over_https_url: `https://${host}/dns-query`,
-    dns_over_tls_url: `tls://${host}`,
-    dns_over_quic_url: `quic://${host}`,
-    adguard_dns_over_https_url: adguard("https", "adguard"),
-    adguard_dns_over_tls_url: adguard("tls", "adguard"),
-    adguard_dns_over_quic_url: adguard("quic", "adguard"),
-    adguard_vpn_dns_over_https_url: adguard("https", "adguardvpn"),
-    adguard_vpn_dns_over_tls_url: adguard("tls", "adguardvpn"),
-    adguard_vpn_dns_over_quic_url: adguard("quic", "adguardvpn"),
-    ip_addresses: [{ ip_address: "192.0.2.53", type: "V4" }],
-  };
-}
-
-const DAYS = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"];
-
-function defaultServerSettings(): Record<string, unknown> {
-  return {
-    protection_enabled: true,
-    auto_connect_devices_enabled: false,
-    block_chrome_prefetch: false,
-    block_firefox_canary: true,
-    block_private_relay: false,
-    block_ttl_seconds: 10,
-    ip_log_enabled: true,
-    access_settings: {
-      enabled: false,
-      allowed_clients: [],
-      blocked_clients: [],
-      blocked_domain_rules: [],
-      block_known_scanners: true,
-    },
-    blocking_mode_settings: { blocking_mode: "NULL_IP" },
-    filter_lists_settings: { enabled: true, filter_list: [{ filter_id: "adguard_dns_filter", enabled: true }] },
-    parental_control_settings: {
-      enabled: false,
-      block_adult_websites_enabled: false,
-      engines_safe_search_enabled: false,
-      youtube_safe_search_enabled: false,
-      blocked_services: [],
-      screen_time_schedule: {
-        daily_schedule: DAYS.map((day_of_week) => ({
-          day_of_week,
-          enabled: false,
-          from_time: { hours: 0, minutes: 0 },
-          to_time: { hours: 23, minutes: 59 },
-        })),
-      },
-    },
-    safebrowsing_settings: { enabled: true, block_dangerous_domains: true, block_nrd: false },
-    user_rules_settings: { enabled: true, rules: [], rules_count: 0 },
-  };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function mergeSettings(base: Record<string, unknown>, update: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(update)) {
-    out[k] = isObject(v) && isObject(base[k]) ? mergeSettings(base[k] as Record<string, unknown>, v) : v;
-  }
-  if (isObject(out.user_rules_settings) && Array.isArray(out.user_rules_settings.rules)) {
-    out.user_rules_settings.rules_count = out.user_rules_settings.rules.length;
-  }
-  return out;
-}
-
-/** Field checks shared by create and update: required names, types, lengths, references. */
-function checkName(body: Record<string, unknown>, required: boolean, errors: FieldError[]): void {
+function checkName(body: Record<string, unknown>, isRequired: boolean, errors: FieldError[]): void {
   if (!("name" in body)) {
-    if (required) errors.push({ field: "name", error_code: "FIELD_REQUIRED", message: "Field is required" });
+    if (isRequired) errors.push(required("name"));
   } else if (typeof body.name !== "string" || body.name.length < 1 || body.name.length > 64) {
-    errors.push({ field: "name", error_code: "FIELD_WRONG_VALUE", message: "Must be a string of 1 to 64 characters" });
+    errors.push(wrong("name", "Must be a string of 1 to 64 characters"));
   }
 }
 
-/** Result of an account operation: a value, a validation failure, a missing object or a quota hit. */
-export type Outcome<T> =
-  | { ok: true; value: T }
-  | { ok: false; kind: "invalid"; errors: FieldError[]; message?: string }
-  | { ok: false; kind: "not_found" }
-  | { ok: false; kind: "limit" };
-
-const notFound = { ok: false, kind: "not_found" } as const;
-
-/** The business data of one user: DNS servers (one default) and devices. */
+/**
+ * The business data of one user: DNS servers (one default), devices and dedicated IPv4 addresses,
+ * with the quotas of {@link EmulatorLimits}.
+ *
+ * @example
+ * ```ts
+ * const account = new Account(DEFAULT_LIMITS);
+ * const server = [...account.dnsServers.values()][0];
+ * ```
+ */
 export class Account {
   readonly devices = new Map<string, Device>();
   readonly dnsServers = new Map<string, DnsServer>();
+  /** Allocated dedicated IPv4 addresses and the device each is linked to. */
+  readonly dedicatedIpv4 = new Map<string, string | undefined>();
   apiCalls = 0;
+  /** Query-log entries at or before this time were cleared. */
+  queryLogClearedAt = Number.NEGATIVE_INFINITY;
+  private nextIp = 1;
 
   constructor(private readonly limits: EmulatorLimits) {
     const id = newId();
     this.dnsServers.set(id, { id, name: "Default server", default: true, device_ids: [], settings: defaultServerSettings() });
   }
 
-  limitsView(): Record<string, { limit: number; used: number }> {
+  private ruleUse(except?: string): { userRules: number; accessRules: number } {
+    let userRules = 0;
+    let accessRules = 0;
+    for (const s of this.dnsServers.values()) {
+      if (s.id === except) continue;
+      const c = ruleCounts(s.settings);
+      userRules += c.userRules;
+      accessRules += c.accessRules;
+    }
+    return { userRules, accessRules };
+  }
+
+  limitsView(): Record<keyof EmulatorLimits, { limit: number; used: number }> {
+    const use = this.ruleUse();
     return {
-      access_rules: { limit: this.limits.access_rules, used: 0 },
-      dedicated_ipv4: { limit: this.limits.dedicated_ipv4, used: 0 },
+      access_rules: { limit: this.limits.access_rules, used: use.accessRules },
+      dedicated_ipv4: { limit: this.limits.dedicated_ipv4, used: this.dedicatedIpv4.size },
       devices: { limit: this.limits.devices, used: this.devices.size },
       dns_servers: { limit: this.limits.dns_servers, used: this.dnsServers.size },
       requests: { limit: this.limits.requests, used: this.apiCalls },
-      user_rules: { limit: this.limits.user_rules, used: 0 },
+      user_rules: { limit: this.limits.user_rules, used: use.userRules },
     };
   }
 
-  private checkDevice(body: Record<string, unknown>, required: boolean): FieldError[] {
+  /** Whether the account has used up its API calls. */
+  overRequestQuota(): boolean {
+    return this.apiCalls > this.limits.requests;
+  }
+
+  deviceView(d: Device): Record<string, unknown> {
+    const host = `${d.id}.dns.emulator.invalid`;
+    const adguard = (scheme: string, app: string): string => `${app}:add_dns_server?address=${encodeURIComponent(`${scheme}://${host}/dns-query`)}`;
+    const ips = [{ ip_address: "192.0.2.53", type: "V4" }, { ip_address: "2001:db8::53", type: "V6" }];
+    for (const [ip, device] of this.dedicatedIpv4) if (device === d.id) ips.push({ ip_address: ip, type: "V4" });
+    return {
+      id: d.id,
+      name: d.name,
+      device_type: d.device_type,
+      dns_server_id: d.dns_server_id,
+      dns_addresses: {
+        dns_over_https_url: `https://${host}/dns-query`,
+        dns_over_https_with_auth_url: `https://${host}/dns-query/auth`,
+        dns_over_tls_url: `tls://${host}`,
+        dns_over_quic_url: `quic://${host}`,
+        adguard_dns_over_https_url: adguard("https", "adguard"),
+        adguard_dns_over_tls_url: adguard("tls", "adguard"),
+        adguard_dns_over_quic_url: adguard("quic", "adguard"),
+        adguard_vpn_dns_over_https_url: adguard("https", "adguardvpn"),
+        adguard_vpn_dns_over_tls_url: adguard("tls", "adguardvpn"),
+        adguard_vpn_dns_over_quic_url: adguard("quic", "adguardvpn"),
+        ip_addresses: ips,
+      },
+      settings: { ...d.settings },
+    };
+  }
+
+  serverView(s: DnsServer): Record<string, unknown> {
+    return { id: s.id, name: s.name, default: s.default, device_ids: [...s.device_ids], devices_count: s.device_ids.length, settings: settingsView(s.settings) };
+  }
+
+  private checkDevice(body: Record<string, unknown>, isRequired: boolean): FieldError[] {
     const errors: FieldError[] = [];
-    checkName(body, required, errors);
+    checkName(body, isRequired, errors);
     if (!("device_type" in body)) {
-      if (required) errors.push({ field: "device_type", error_code: "FIELD_REQUIRED", message: "Field is required" });
+      if (isRequired) errors.push(required("device_type"));
     } else if (!DEVICE_TYPES.includes(body.device_type as (typeof DEVICE_TYPES)[number])) {
-      errors.push({ field: "device_type", error_code: "FIELD_WRONG_VALUE", message: "Unknown device type" });
+      errors.push(wrong("device_type", "Unknown device type"));
     }
     if (!("dns_server_id" in body)) {
-      if (required) errors.push({ field: "dns_server_id", error_code: "FIELD_REQUIRED", message: "Field is required" });
+      if (isRequired) errors.push(required("dns_server_id"));
     } else if (typeof body.dns_server_id !== "string" || !this.dnsServers.has(body.dns_server_id)) {
-      errors.push({ field: "dns_server_id", error_code: "FIELD_WRONG_VALUE", message: "No such DNS server" });
+      errors.push(wrong("dns_server_id", "No such DNS server"));
     }
     return errors;
   }
@@ -186,15 +180,16 @@ export class Account {
     if (!isObject(body)) return { ok: false, kind: "invalid", errors: [], message: "Body must be a JSON object" };
     const errors = this.checkDevice(body, true);
     if (errors.length) return { ok: false, kind: "invalid", errors };
-    if (this.devices.size >= this.limits.devices) return { ok: false, kind: "limit" };
+    if (this.devices.size >= this.limits.devices) return { ok: false, kind: "limit", limit: "devices" };
     const id = newId();
     const device: Device = {
       id,
       name: body.name as string,
       device_type: body.device_type as string,
       dns_server_id: body.dns_server_id as string,
-      dns_addresses: dnsAddresses(id),
-      settings: { protection_enabled: true, detect_doh_auth_only: false },
+      settings: defaultDeviceSettings(),
+      dohPassword: randomBytes(12).toString("base64url"),
+      dohPasswordResets: 0,
     };
     this.devices.set(id, device);
     this.dnsServers.get(device.dns_server_id)?.device_ids.push(id);
@@ -221,6 +216,7 @@ export class Account {
     const device = this.devices.get(id);
     if (!device) return notFound;
     this.detach(device);
+    for (const [ip, linked] of this.dedicatedIpv4) if (linked === id) this.dedicatedIpv4.set(ip, undefined);
     this.devices.delete(id);
     return { ok: true, value: null };
   }
@@ -230,18 +226,33 @@ export class Account {
     if (server) server.device_ids = server.device_ids.filter((d) => d !== device.id);
   }
 
+  /** Checks the account-wide rule quotas for a server's new settings. */
+  private ruleLimits(serverId: string | undefined, settings: Record<string, unknown>): FieldError[] {
+    const others = this.ruleUse(serverId);
+    const mine = ruleCounts(settings);
+    const errors: FieldError[] = [];
+    if (others.userRules + mine.userRules > this.limits.user_rules) {
+      errors.push({ field: "user_rules_settings.rules", error_code: "FIELD_REACHED_LIMIT", message: "The user_rules limit is reached" });
+    }
+    if (others.accessRules + mine.accessRules > this.limits.access_rules) {
+      errors.push({ field: "access_settings", error_code: "FIELD_REACHED_LIMIT", message: "The access_rules limit is reached" });
+    }
+    return errors;
+  }
+
   createDnsServer(body: unknown): Outcome<DnsServer> {
     if (!isObject(body)) return { ok: false, kind: "invalid", errors: [], message: "Body must be a JSON object" };
     const errors: FieldError[] = [];
     checkName(body, true, errors);
-    if ("settings" in body && !isObject(body.settings)) {
-      errors.push({ field: "settings", error_code: "FIELD_WRONG_VALUE", message: "Must be an object" });
-    }
+    if ("settings" in body && !isObject(body.settings)) errors.push(wrong("settings", "Must be an object"));
     if (errors.length) return { ok: false, kind: "invalid", errors };
-    if (this.dnsServers.size >= this.limits.dns_servers) return { ok: false, kind: "limit" };
+    const applied = applyServerSettings(defaultServerSettings(), body.settings ?? {});
+    if (!applied.ok) return { ok: false, kind: "invalid", errors: applied.errors.map((e) => ({ ...e, field: `settings.${e.field}` })) };
+    const over = this.ruleLimits(undefined, applied.settings);
+    if (over.length) return { ok: false, kind: "invalid", errors: over.map((e) => ({ ...e, field: `settings.${e.field}` })) };
+    if (this.dnsServers.size >= this.limits.dns_servers) return { ok: false, kind: "limit", limit: "dns_servers" };
     const id = newId();
-    const settings = mergeSettings(defaultServerSettings(), isObject(body.settings) ? body.settings : {});
-    const server: DnsServer = { id, name: body.name as string, default: false, device_ids: [], settings };
+    const server: DnsServer = { id, name: body.name as string, default: false, device_ids: [], settings: applied.settings };
     this.dnsServers.set(id, server);
     return { ok: true, value: server };
   }
@@ -257,12 +268,21 @@ export class Account {
     return { ok: true, value: server };
   }
 
+  updateDnsServerSettings(id: string, body: unknown): Outcome<DnsServer> {
+    const server = this.dnsServers.get(id);
+    if (!server) return notFound;
+    const applied = applyServerSettings(server.settings, body);
+    if (!applied.ok) return { ok: false, kind: "invalid", errors: applied.errors, ...(applied.message ? { message: applied.message } : {}) };
+    const over = this.ruleLimits(id, applied.settings);
+    if (over.length) return { ok: false, kind: "invalid", errors: over };
+    server.settings = applied.settings;
+    return { ok: true, value: server };
+  }
+
   removeDnsServer(id: string): Outcome<null> {
     const server = this.dnsServers.get(id);
     if (!server) return notFound;
-    if (server.default) {
-      return { ok: false, kind: "invalid", errors: [], message: "The default DNS server cannot be removed" };
-    }
+    if (server.default) return { ok: false, kind: "invalid", errors: [], message: "The default DNS server cannot be removed" };
     const fallback = [...this.dnsServers.values()].find((s) => s.default);
     for (const deviceId of server.device_ids) {
       const device = this.devices.get(deviceId);
@@ -272,6 +292,35 @@ export class Account {
       }
     }
     this.dnsServers.delete(id);
+    return { ok: true, value: null };
+  }
+
+  /** Allocates the next dedicated IPv4 address (from 203.0.113.0/24, a documentation range). */
+  allocateIpv4(): Outcome<{ ip: string }> {
+    if (this.dedicatedIpv4.size >= this.limits.dedicated_ipv4 || this.nextIp > 254) return { ok: false, kind: "limit", limit: "dedicated_ipv4" };
+    const ip = `203.0.113.${this.nextIp++}`;
+    this.dedicatedIpv4.set(ip, undefined);
+    return { ok: true, value: { ip } };
+  }
+
+  linkIpv4(deviceId: string, body: unknown): Outcome<null> {
+    if (!this.devices.has(deviceId)) return notFound;
+    if (!isObject(body) || body.ip === undefined) return { ok: false, kind: "invalid", errors: [required("ip")] };
+    if (typeof body.ip !== "string" || !this.dedicatedIpv4.has(body.ip)) return { ok: false, kind: "invalid", errors: [wrong("ip", "Not an allocated address")] };
+    const linked = this.dedicatedIpv4.get(body.ip);
+    if (linked === deviceId) return { ok: true, value: null };
+    if (linked !== undefined) {
+      return { ok: false, kind: "exists", errors: [{ field: "ip", error_code: "ALREADY_EXISTS", message: "Linked to another device" }], message: "The address is linked to another device" };
+    }
+    this.dedicatedIpv4.set(body.ip, deviceId);
+    return { ok: true, value: null };
+  }
+
+  unlinkIpv4(deviceId: string, ip: string | null): Outcome<null> {
+    if (!this.devices.has(deviceId)) return notFound;
+    if (ip === null) return { ok: false, kind: "invalid", errors: [required("ip")] };
+    if (this.dedicatedIpv4.get(ip) !== deviceId) return notFound;
+    this.dedicatedIpv4.set(ip, undefined);
     return { ok: true, value: null };
   }
 }
