@@ -215,12 +215,13 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
 
   emulator: {
     summary: "Start the embedded Account API emulator (for local dry runs)",
-    usage: "Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type] [--quiet]",
+    usage: "Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--grant-type-optional] [--quiet]",
     options: {
       port: { type: "string" },
       host: { type: "string" },
       "token-lifetime": { type: "string" },
       "require-grant-type": { type: "boolean" },
+      "grant-type-optional": { type: "boolean" },
       quiet: { type: "boolean" },
     },
     async run(v) {
@@ -233,7 +234,8 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
       const emu = await startEmulator({
         port,
         host: (v.host as string | undefined) ?? "127.0.0.1",
-        requireGrantType: Boolean(v["require-grant-type"]),
+        // grant_type is required by default (API 1.15); --grant-type-optional is the 1.11 behaviour.
+        requireGrantType: !v["grant-type-optional"],
         ...(lifetime !== undefined ? { tokenLifetimeSeconds: lifetime } : {}),
         ...(v.quiet ? {} : { log: (line: string) => note(line) }),
       });
