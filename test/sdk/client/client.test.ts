@@ -115,14 +115,14 @@ describe("createClient against the emulator", () => {
     try {
       await client.account.limits();
       emu().resetStats();
-      emu().inject({ kind: "status", status: 503, retryAfter: 0, path: "/oapi/v1/dns_servers" });
-      emu().inject({ kind: "reset", path: "/oapi/v1/dns_servers" });
-      emu().inject({ kind: "status", status: 429, path: "/oapi/v1/dns_servers" });
+      emu().inject({ kind: "status", status: 503, retryAfter: 0, path: "/oapi/v2/dns_servers" });
+      emu().inject({ kind: "reset", path: "/oapi/v2/dns_servers" });
+      emu().inject({ kind: "status", status: 429, path: "/oapi/v2/dns_servers" });
       assert.equal((await client.dnsServers.list()).length >= 1, true);
       assert.equal(emu().stats.requests, 4);
 
       emu().resetStats();
-      emu().inject({ kind: "status", status: 503, count: 20, path: "/oapi/v1/dns_servers" });
+      emu().inject({ kind: "status", status: 503, count: 20, path: "/oapi/v2/dns_servers" });
       assert.equal((await _rejects(client.dnsServers.list())).code, "http_503");
       assert.equal(emu().stats.requests, 5, "bounded: 1 + 4 retries");
       emu().clearFaults();
