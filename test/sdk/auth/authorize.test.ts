@@ -7,11 +7,13 @@ import {
   codeChallengeS256,
   CodeAuthorization,
   ConfigError,
+  exchangeCode,
+  InvalidGrantError,
   parseAuthorizeRedirect,
   parseCodeRedirect,
   ProtocolError,
 } from "../../../sdk";
-import { _useEmulator, MFA_USER, USER } from "../../support/helpers";
+import { _rejects, _useEmulator, MFA_USER, USER } from "../../support/helpers";
 
 describe("authorizeUrl", () => {
   it("builds the implicit-grant URL with response_type=token", () => {
@@ -188,5 +190,51 @@ describe("the implicit grant against the emulator", () => {
     url.searchParams.set("response_type", "id_token");
     const res = await get(url.href);
     assert.throws(() => parseAuthorizeRedirect(String(res.headers.location), { state: "s" }), AuthorizationError);
+  });
+});
+
+describe("the code flow with PKCE against the emulator", () => {
+  const emu = _useEmulator();
+  const redirectUri = "http://127.0.0.1:49153/callback";
+  const clientId = "dns-account-cli";
+
+  async function codeFor(auth: CodeAuthorization): Promise<string> {
+    const form = new URLSearchParams({ ...USER, return_to: "/oapi/v1/oauth_authorize?x=1" });
+    const login = await request(`${emu().url}/login`, { method: "POST", body: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    await login.body.text();
+    const cookie = String(login.headers["set-cookie"]).split(";")[0]!;
+    const res = await request(auth.url, { headers: { cookie } });
+    await res.body.text();
+    assert.equal(res.statusCode, 302);
+    const location = String(res.headers.location);
+    assert.ok(location.startsWith(`${redirectUri}?`));
+    return parseCodeRedirect(location, { state: auth.state }).code;
+  }
+
+  it("authorize (S256) → code in the query → exchange with the verifier → tokens with a refresh token", async () => {
+    const auth = authorizeUrl({ baseUrl: emu().url, responseType: "code", clientId, redirectUri });
+    const code = await codeFor(auth);
+    emu().resetStats();
+    const tokens = await exchangeCode({ baseUrl: emu().url, code, codeVerifier: auth.codeVerifier, clientId, redirectUri });
+    assert.ok(tokens.refreshToken);
+    assert.deepEqual(emu().requests.at(-1)!.form, { grant_type: "authorization_code", code, client_id: clientId, code_verifier: auth.codeVerifier, redirect_uri: redirectUri });
+    const api = await request(`${emu().url}/oapi/v1/account/limits`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    assert.equal(api.statusCode, 200);
+    await api.body.json();
+    const again = await _rejects(exchangeCode({ baseUrl: emu().url, code, codeVerifier: auth.codeVerifier, clientId, redirectUri }));
+    assert.ok(again instanceof InvalidGrantError, "a code is used once");
+  });
+
+  it("refuses a code with the wrong verifier or another redirect URI, never quoting them", async () => {
+    const auth = authorizeUrl({ baseUrl: emu().url, responseType: "code", clientId, redirectUri });
+    const code = await codeFor(auth);
+    const other = authorizeUrl({ responseType: "code", clientId, redirectUri }).codeVerifier;
+    const wrong = await _rejects(exchangeCode({ baseUrl: emu().url, code, codeVerifier: other, clientId, redirectUri }));
+    assert.ok(wrong instanceof InvalidGrantError);
+    assert.equal(`${wrong.message}${wrong.stack}`.includes(code) || `${wrong.message}`.includes(other), false);
+    const auth2 = authorizeUrl({ baseUrl: emu().url, responseType: "code", clientId, redirectUri });
+    const code2 = await codeFor(auth2);
+    const moved = await _rejects(exchangeCode({ baseUrl: emu().url, code: code2, codeVerifier: auth2.codeVerifier, clientId, redirectUri: "http://127.0.0.1:1/cb" }));
+    assert.ok(moved instanceof InvalidGrantError);
   });
 });

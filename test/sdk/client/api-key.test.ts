@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import { ConfigError, createClient, InvalidApiKeyError, resetSharedSessions, sharedClient } from "../../../sdk";
-import { _assertNoSecrets, _errorText, _rejects } from "../../support/helpers";
+import { _assertNoSecrets, _errorText, _rejects, _useEmulator } from "../../support/helpers";
 import { _useFakeApi } from "../../support/fake-api";
 
 const KEY = "apikey-0f1e2d3c4b5a69788796a5b4c3d2e1f0";
@@ -95,5 +95,30 @@ describe("createClient({ apiKey })", () => {
     assert.notEqual(a, c);
     await a.account.limits();
     assert.equal(api.seen.at(-1)!.headers.authorization, `ApiKey ${KEY}`);
+  });
+});
+
+describe("API keys against the emulator", () => {
+  const emu = _useEmulator();
+
+  it("a key added for a user works on every API call with no token call; deleting it makes the next call invalid_api_key", async () => {
+    const key = emu().addApiKey("user@example.com");
+    const client = createClient({ baseUrl: emu().url, apiKey: key, retry: { retries: 0 } });
+    try {
+      emu().resetStats();
+      assert.equal(typeof (await client.account.limits()).devices.limit, "number");
+      const [server] = await client.dnsServers.list();
+      const device = await client.devices.create({ name: "Key device", device_type: "LINUX", dns_server_id: server!.id });
+      await client.devices.remove(device.id);
+      assert.equal(emu().stats.tokenCalls, 0);
+      assert.equal(emu().stats.apiKeyCalls, emu().stats.apiCalls);
+      emu().revokeApiKey(key);
+      const err = await _rejects(client.account.limits());
+      assert.ok(err instanceof InvalidApiKeyError);
+      assert.equal(emu().stats.tokenCalls, 0);
+      _assertNoSecrets(_errorText(err), [key]);
+    } finally {
+      await client.close();
+    }
   });
 });
