@@ -15,7 +15,7 @@ export interface AccountApi {
   limits(): Promise<AccountLimits>;
 }
 
-/** Builds the account group on a client core. */
+/** Builds the account group on a client core, e.g. `accountApi(client).limits()`. */
 export function accountApi(core: ApiCore): AccountApi {
   return { limits: () => core.request({ path: "/account/limits", schema: accountLimitsSchema() }) };
 }

@@ -17,7 +17,7 @@ export interface DedicatedIpv4Api {
   allocate(): Promise<DedicatedIPv4Address>;
 }
 
-/** Builds the dedicated IPv4 group on a client core. */
+/** Builds the dedicated IPv4 group on a client core, e.g. `dedicatedIpv4Api(client).list()`. */
 export function dedicatedIpv4Api(core: ApiCore): DedicatedIpv4Api {
   return {
     list: () => core.request({ path: "/dedicated_addresses/ipv4", schema: dedicatedIPv4AddressListSchema() }),

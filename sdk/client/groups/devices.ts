@@ -17,10 +17,13 @@ import {
 import { deviceListSchema as v1DeviceListSchema } from "../api-schemas";
 import { type ApiCore, collect, followCursors, isNotFound, segment, withQuota } from "./shared";
 
-/** Filter of {@link DevicesApi.list} and {@link DevicesApi.pages}: the query of `GET /oapi/v2/devices` without its cursor. */
+/**
+ * Filter of {@link DevicesApi.list} and {@link DevicesApi.pages}: the query of `GET /oapi/v2/devices`
+ * without its cursor, e.g. `{ search: "laptop", dns_servers: ["a1b2"], limit: 100 }`.
+ */
 export type DeviceFilter = Omit<NonNullable<operations["getDevices"]["parameters"]["query"]>, "cursor">;
 
-/** Options of {@link DevicesApi.mobileConfig}. */
+/** Options of {@link DevicesApi.mobileConfig}, e.g. `{ protocol: "dot", excludeWifiNetworks: ["Office"] }`. */
 export interface MobileConfigOptions {
   /** Encrypted DNS protocol of the profile: DNS-over-HTTPS or DNS-over-TLS. */
   protocol: "doh" | "dot";
@@ -66,7 +69,7 @@ export interface DevicesApi {
   unlinkDedicatedIpv4(id: string, ip: string): Promise<void>;
 }
 
-/** Builds the devices group on a client core. */
+/** Builds the devices group on a client core, e.g. `devicesApi(client).list()`. */
 export function devicesApi(core: ApiCore): DevicesApi {
   const path = (id: string, rest = ""): string => `/devices/${segment(id, "id")}${rest}`;
   async function* pages(filter: DeviceFilter = {}): AsyncGenerator<DevicesResponse, void, undefined> {

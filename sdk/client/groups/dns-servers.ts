@@ -13,7 +13,10 @@ import {
 import { dnsServerListSchema as v1DnsServerListSchema } from "../api-schemas";
 import { type ApiCore, collect, followCursors, isNotFound, segment, withQuota } from "./shared";
 
-/** Filter of {@link DnsServersApi.list} and {@link DnsServersApi.pages}: the query of `GET /oapi/v2/dns_servers` without its cursor. */
+/**
+ * Filter of {@link DnsServersApi.list} and {@link DnsServersApi.pages}: the query of
+ * `GET /oapi/v2/dns_servers` without its cursor, e.g. `{ search: "home", limit: 100 }`.
+ */
 export type DnsServerFilter = Omit<NonNullable<operations["getDnsServers"]["parameters"]["query"]>, "cursor">;
 
 /**
@@ -44,7 +47,7 @@ export interface DnsServersApi {
   updateSettings(id: string, body: DNSServerSettingsUpdate): Promise<void>;
 }
 
-/** Builds the DNS servers group on a client core. */
+/** Builds the DNS servers group on a client core, e.g. `dnsServersApi(client).list()`. */
 export function dnsServersApi(core: ApiCore): DnsServersApi {
   const path = (id: string, rest = ""): string => `/dns_servers/${segment(id, "id")}${rest}`;
   async function* pages(filter: DnsServerFilter = {}): AsyncGenerator<DnsServersResponse, void, undefined> {

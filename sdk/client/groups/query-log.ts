@@ -1,7 +1,10 @@
 import { type operations, type QueryLogResponse, queryLogResponseSchema } from "../model";
 import { type ApiCore, followCursors } from "./shared";
 
-/** Query of `GET /query_log`: the time window (epoch ms) is required, filters are optional. */
+/**
+ * Query of `GET /query_log`: the time window (epoch ms) is required, filters are optional, e.g.
+ * `{ time_from_millis: Date.now() - 3_600_000, time_to_millis: Date.now(), statuses: ["REQUEST_BLOCKED"] }`.
+ */
 export type QueryLogParams = operations["getQueryLog"]["parameters"]["query"];
 
 /**
@@ -24,7 +27,7 @@ export interface QueryLogApi {
   clear(): Promise<void>;
 }
 
-/** Builds the query log group on a client core. */
+/** Builds the query log group on a client core, e.g. `queryLogApi(client).clear()`. */
 export function queryLogApi(core: ApiCore): QueryLogApi {
   const get = (params: QueryLogParams): Promise<QueryLogResponse> => core.request({ path: "/query_log", query: params, schema: queryLogResponseSchema() });
   return {

@@ -20,7 +20,7 @@ export interface ListApi<T> {
   list(): Promise<T[]>;
 }
 
-/** Builds the three reference-data groups on a client core. */
+/** Builds the three reference-data groups on a client core, e.g. `referenceDataApis(client).webServices.list()`. */
 export function referenceDataApis(core: ApiCore): {
   filterLists: ListApi<FilterList>;
   webServices: ListApi<WebService>;

@@ -1,7 +1,14 @@
 import { ConfigError, DnsAccountError, HttpError, ProtocolError, QuotaError } from "../../errors";
 import type { RequestOptions } from "../client";
 
-/** What an API group needs from the client core: one authenticated, retried, validated call. */
+/**
+ * What an API group needs from the client core: one authenticated, retried, validated call.
+ *
+ * @example
+ * ```ts
+ * const core: ApiCore = client; // a Client is one
+ * ```
+ */
 export interface ApiCore {
   request<T>(options: RequestOptions<T>): Promise<T>;
 }
@@ -9,6 +16,11 @@ export interface ApiCore {
 /**
  * Encodes one path segment, refusing an empty one, `.` and `..` (which would change the route, even
  * encoded: URL parsers resolve `%2e%2e`); names the field only.
+ *
+ * @example
+ * ```ts
+ * segment("a b", "id"); // "a%20b"
+ * ```
  */
 export function segment(value: unknown, field: string): string {
   if (typeof value !== "string" || value === "" || value === "." || value === "..") {
@@ -20,6 +32,11 @@ export function segment(value: unknown, field: string): string {
 /**
  * Runs a create that counts against an account quota. A 429 that is not rate limiting (no Retry-After,
  * no `TOO_MANY_REQUESTS`) becomes a {@link QuotaError} naming the quota's key in `account/limits`.
+ *
+ * @example
+ * ```ts
+ * const device = await withQuota("devices", core.request({ method: "POST", path: "/devices", body }));
+ * ```
  */
 export async function withQuota<T>(limit: string, call: Promise<T>): Promise<T> {
   try {
@@ -32,12 +49,17 @@ export async function withQuota<T>(limit: string, call: Promise<T>): Promise<T> 
   }
 }
 
-/** Pages one listing may span at most: a server that never stops sending cursors cannot loop forever. */
+/** Pages one listing may span at most: a server that never stops sending cursors cannot loop forever (e.g. `MAX_PAGES` is 10,000). */
 export const MAX_PAGES = 10_000;
 
 /**
  * Follows cursors: `fetch(undefined)` for the first page, then `fetch(next(page))` until `next` gives
  * nothing. A cursor seen twice is a {@link ProtocolError} (a loop), and so is going past {@link MAX_PAGES}.
+ *
+ * @example
+ * ```ts
+ * for await (const page of followCursors((c) => fetchPage(c), (p) => p.navigation.next?.page_cursor)) use(page);
+ * ```
  */
 export async function* followCursors<P>(fetch: (cursor: string | undefined) => Promise<P>, next: (page: P) => string | undefined): AsyncGenerator<P, void, undefined> {
   const seen = new Set<string>();
@@ -53,12 +75,12 @@ export async function* followCursors<P>(fetch: (cursor: string | undefined) => P
   }
 }
 
-/** True for the 404 of an endpoint that this server does not have (the v2 lists on an older server). */
+/** True for the 404 of an endpoint that this server does not have (the v2 lists on an older server), e.g. `isNotFound(err)`. */
 export function isNotFound(err: unknown): boolean {
   return err instanceof DnsAccountError && err.status === 404;
 }
 
-/** Collects every item of every page. */
+/** Collects every item of every page, e.g. `await collect(pages, (p) => p.items)`. */
 export async function collect<P, I>(pages: AsyncIterable<P>, items: (page: P) => readonly I[]): Promise<I[]> {
   const out: I[] = [];
   for await (const page of pages) out.push(...items(page));

@@ -21,9 +21,9 @@ import type { ApiCore } from "./shared";
 
 type Query<K extends keyof operations> = operations[K] extends { parameters: { query: infer Q } } ? Q : never;
 
-/** Query of the time series and category statistics: a time window (epoch ms) and filters. */
+/** Query of the time series and category statistics: a time window (epoch ms) and filters, e.g. `{ time_from_millis: 0, time_to_millis: Date.now(), devices: ["d1"] }`. */
 export type StatsParams = Query<"getTimeQueriesStats">;
-/** Query of the ranked statistics, which also take `cursor` and `limit`. */
+/** Query of the ranked statistics, which also take `cursor` and `limit`, e.g. `{ time_from_millis: 0, time_to_millis: Date.now(), limit: 10 }`. */
 export type RankedStatsParams = Query<"getDomainsQueriesStats">;
 
 /**
@@ -46,7 +46,7 @@ export interface StatsApi {
   blockedParentalCategories(params: StatsParams): Promise<BlockedParentalCategoryQueriesStatsList>;
 }
 
-/** Builds the statistics group on a client core. */
+/** Builds the statistics group on a client core, e.g. `statsApi(client).time(window)`. */
 export function statsApi(core: ApiCore): StatsApi {
   return {
     time: (query) => core.request({ path: "/stats/time", query, schema: timeQueriesStatsListSchema() }),
