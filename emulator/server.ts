@@ -100,6 +100,8 @@ export interface Emulator {
   revokeRefreshToken(token: string): void;
   /** Expires every access token now. */
   expireAccessTokens(): void;
+  /** How many refresh tokens are live (issued and not revoked), for one user or all: leak checks in tests. */
+  liveRefreshTokens(username?: string): number;
   setTokenLifetime(seconds: number | (() => number)): void;
   addMfaCode(username: string, code: string): void;
   close(): Promise<void>;
@@ -430,6 +432,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clearFaults: () => faults.clear(),
     revokeRefreshToken: (token) => void store.revoke(token),
     expireAccessTokens: () => store.expireAccessTokens(),
+    liveRefreshTokens: (username) => store.liveRefreshTokens(username),
     setTokenLifetime: (seconds) => {
       lifetime = seconds;
     },

@@ -70,6 +70,13 @@ export class TokenStore {
     return r && !r.revoked ? r.username : undefined;
   }
 
+  /** How many refresh tokens are live (issued and not revoked), for one user or all. */
+  liveRefreshTokens(username?: string): number {
+    let n = 0;
+    for (const r of this.refresh.values()) if (!r.revoked && (username === undefined || r.username === username)) n++;
+    return n;
+  }
+
   /** Issues an access token valid for `lifetimeSeconds`. */
   newAccessToken(username: string, lifetimeSeconds: number, refreshToken?: string): string {
     const token = randomBytes(20).toString("base64url");
