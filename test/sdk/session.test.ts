@@ -225,6 +225,35 @@ describe("Session", () => {
     assert.ok((await _rejects(s.accessToken())) instanceof InvalidGrantError);
   });
 
+  it("revoke() while a login is in flight revokes the token that login returns, and no caller gets it", async () => {
+    const live0 = emu().liveRefreshTokens(USER.username);
+    const s = new Session({ ...opts(), credentials: USER });
+    // accessToken() starts the login synchronously; revoke() is called before its answer arrives.
+    const pending = _rejects(s.accessToken());
+    await s.revoke();
+    assert.ok((await pending) instanceof InvalidGrantError);
+    assert.equal(emu().stats.passwordGrants, 1, "the login reached the server");
+    assert.equal(emu().liveRefreshTokens(USER.username), live0, "no live refresh token left behind");
+    assert.equal(s.tokens, undefined);
+    assert.ok((await _rejects(s.accessToken())) instanceof InvalidGrantError);
+  });
+
+  it("revoke() while a refresh is in flight revokes the current and any rotated refresh token", async () => {
+    const rotating = await startEmulator({ tokenLifetimeSeconds: 3600, now: clock.now, rotateRefreshTokens: true });
+    try {
+      const s = new Session({ baseUrl: rotating.url, clock, retry: noWait, credentials: USER });
+      await s.accessToken();
+      clock.advance(3600_000);
+      const pending = _rejects(s.accessToken());
+      await s.revoke();
+      await pending;
+      assert.equal(rotating.stats.refreshGrants, 1);
+      assert.equal(rotating.liveRefreshTokens(), 0);
+    } finally {
+      await rotating.close();
+    }
+  });
+
   it("resumes from a token set without a token call, then refreshes with its refresh token", async () => {
     const issued = await issueToken({ baseUrl: emu().url, ...USER, clock });
     emu().resetStats();
