@@ -93,6 +93,7 @@ export class Session {
   #skewMs = 0;
   /** A refresh token a grant returned after `revoke()` began, waiting to be revoked by it. */
   #late: string | undefined;
+  #revoked = false;
 
   constructor(options: SessionOptions) {
     const c = options?.credentials;
@@ -176,6 +177,11 @@ export class Session {
     return this.#tokens ? { ...this.#tokens } : undefined;
   }
 
+  /** True once {@link Session.revoke} was called: the session hands out no token any more. */
+  get revoked(): boolean {
+    return this.#revoked;
+  }
+
   /** Offset of the server's clock from ours (its `Date` header minus our clock), in ms. */
   get serverSkewMs(): number {
     return this.#skewMs;
@@ -194,6 +200,7 @@ export class Session {
     this.#refreshToken = undefined;
     this.#password = undefined;
     this.#terminal = new InvalidGrantError("The session was revoked");
+    this.#revoked = true;
     const work: Promise<void>[] = [];
     if (token !== undefined) work.push(revokeToken({ ...this.#transport(), refreshToken: token }));
     if (flight) {

@@ -11,6 +11,7 @@ import {
   MfaRequiredError,
   refreshToken,
   Session,
+  sharedSession,
   type TokenSet,
 } from "../../sdk";
 import { _rejects, _useEmulator, MFA_USER, USER } from "../support/helpers";
@@ -252,6 +253,17 @@ describe("Session", () => {
     } finally {
       await rotating.close();
     }
+  });
+
+  it("a revoked shared session is replaced: a later caller with the same credentials logs in again", async () => {
+    const a = sharedSession({ ...opts(), credentials: USER });
+    await a.accessToken();
+    await a.revoke();
+    assert.equal(a.revoked, true);
+    const b = sharedSession({ ...opts(), credentials: USER });
+    assert.notEqual(b, a);
+    assert.ok(await b.accessToken());
+    await b.revoke();
   });
 
   it("resumes from a token set without a token call, then refreshes with its refresh token", async () => {
