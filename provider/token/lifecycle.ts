@@ -60,7 +60,7 @@ function credentialSources(inputs: TokenInputs): [CredentialSource, CredentialFi
 }
 
 /** Credentials a Token can hold: a password login or a refresh token (from args, config, a profile or a command). */
-async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }>; fromStore: boolean }> {
+async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }> }> {
   const r = resolveCredentials(credentialSources(inputs));
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const creds = await usableCredentials(r);
@@ -68,7 +68,7 @@ async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<Re
   if (creds.mode === "accessToken") {
     throw new ConfigError(`A Token needs a refresh token, and the ${field} gives only an access token`, { field });
   }
-  return { creds, fromStore: r.mode === "profile" || r.mode === "command" };
+  return { creds };
 }
 
 function checkNumber(value: unknown, property: string, failures: dynamic.CheckFailure[]): void {
@@ -128,7 +128,7 @@ function credentialFieldsOf(inputs: TokenInputs): unknown[] {
 }
 
 /** What to do when a login needs an MFA code the config cannot supply (rotation of a 2FA account). */
-export const MFA_HINT =
+const MFA_HINT =
   "every new token (including a rotation or replacement) is a password login, and a two-factor account needs a fresh single-use code for it: " +
   "set a fresh code with `pulumi config set --secret dns-account:mfaToken <code>` (or the mfaToken argument) and run again";
 
