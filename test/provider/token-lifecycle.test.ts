@@ -101,8 +101,9 @@ describe("Token lifecycle keeps every promise (rotation, adoption, refresh) thro
       "serialize-lifecycle",
       `${MOCKS_PRELUDE}
 const { Token } = require("pulumi-dns-account");
-new Token("ci", {});
-setTimeout(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__provider).inputs.__provider)), 500);`,
+const t = new Token("ci", {});
+// The id settles once the mock has recorded the registration: wait for that, not for a fixed window.
+settle(t.id).then(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__provider).inputs.__provider)));`,
     );
     provider = JSON.parse(stdout) as string;
     pw = await host({ "dns-account:baseUrl": emu.url, "dns-account:username": OPS, "dns-account:password": PASSWORD });
