@@ -55,6 +55,8 @@ export interface Emulator {
   revokeRefreshToken(token: string): void;
   /** Expires every access token now. */
   expireAccessTokens(): void;
+  /** Shorthand for `tokenCounts(username).refreshTokens`: live refresh tokens, for leak checks in tests. */
+  liveRefreshTokens(username?: string): number;
   setTokenLifetime(seconds: number | (() => number)): void;
   addMfaCode(username: string, code: string): void;
   /** Issues an API key for a user (random unless given), as the dashboard does; returns it. */
@@ -246,6 +248,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clearFaults: () => faults.clear(),
     revokeRefreshToken: (token) => void store.revoke(token),
     expireAccessTokens: () => store.expireAccessTokens(),
+    liveRefreshTokens: (username) => store.counts(username).refreshTokens,
     setTokenLifetime: (seconds) => {
       lifetime = seconds;
     },

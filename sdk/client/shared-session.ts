@@ -43,7 +43,8 @@ export function sharedSession(options: SessionOptions): Session {
   const key = credentialKey(options.baseUrl, options.credentials);
   const map = registry();
   let entry = map.get(key);
-  if (!entry) {
+  // A revoked session (a program revokes what it minted at exit) is replaced, so a late caller logs in again.
+  if (!entry || entry.session.revoked) {
     entry = { session: new Session(options) };
     map.set(key, entry);
   }
