@@ -50,6 +50,7 @@ export {
 } from "./auth/authorize";
 export { USER_AGENT, VERSION } from "./version";
 export { redact } from "./redact";
+export { isoTime, isTime, MAX_EXPIRES_IN_SECONDS } from "./time";
 export { backoffDelay, isTransient, type RetryOptions } from "./http/retry";
 export {
   MAX_TIMER_MS,

@@ -9,6 +9,7 @@ import {
   serverDetails,
 } from "../errors";
 import { type Clock, type RawResponse, header, parseRetryAfter, systemClock } from "../http/transport";
+import { MAX_EXPIRES_IN_SECONDS } from "../time";
 
 /** Which grant a token response answers. */
 export type TokenGrant = "password" | "refresh_token";
@@ -39,7 +40,7 @@ export interface TokenSet {
 const FIELD_MESSAGES: Record<string, string> = {
   access_token: '"access_token" must be a non-empty string',
   token_type: '"token_type" must be "bearer"',
-  expires_in: '"expires_in" must be a positive integer',
+  expires_in: '"expires_in" must be a positive integer of seconds, at most ten years',
   refresh_token: '"refresh_token" must be a non-empty string',
   state: '"state" must be a string',
 };
@@ -47,7 +48,10 @@ const FIELD_MESSAGES: Record<string, string> = {
 /** Shape of a successful token body; `expires_in` may come as a numeric string. Built on first use. */
 export const tokenBodySchema = lazy(() => {
   const { z } = zod();
-  const positiveInteger = z.union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)]).pipe(z.number().int().positive());
+  // Bounded: a lifetime past the largest date would make every later date computation throw.
+  const positiveInteger = z
+    .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
+    .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS));
   return z.object({
     access_token: z.string().min(1),
     token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),

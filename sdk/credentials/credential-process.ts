@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { lazy, zod } from "../lazy";
 import { CredentialProcessError } from "../errors";
 import { type Clock, systemClock } from "../http/transport";
+import { isTime, MAX_EXPIRES_IN_SECONDS } from "../time";
 
 /** Options of {@link runCredentialProcess}. */
 export interface CredentialProcessOptions {
@@ -33,7 +34,10 @@ const outputSchema = lazy(() => {
     refreshToken: z.string().min(1).optional(),
     refresh_token: z.string().min(1).optional(),
     expiresAt: z.union([z.string(), z.number()]).optional(),
-    expires_in: z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+    expires_in: z
+      .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
+      .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS))
+      .optional(),
     baseUrl: z.string().min(1).optional(),
   })
   .loose();
@@ -92,10 +96,9 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
         return reject(new CredentialProcessError('The credential command printed neither "accessToken" nor "refreshToken"', { field: "accessToken" }));
       }
       let expiresAt: number | undefined;
-      if (typeof o.expiresAt === "number") expiresAt = o.expiresAt;
-      else if (typeof o.expiresAt === "string") {
-        expiresAt = Date.parse(o.expiresAt);
-        if (Number.isNaN(expiresAt)) return reject(new CredentialProcessError('The credential command\'s "expiresAt" is not an RFC 3339 time', { field: "expiresAt" }));
+      if (o.expiresAt !== undefined) {
+        expiresAt = typeof o.expiresAt === "number" ? o.expiresAt : Date.parse(o.expiresAt);
+        if (!isTime(expiresAt)) return reject(new CredentialProcessError('The credential command\'s "expiresAt" is not an RFC 3339 time or epoch milliseconds', { field: "expiresAt" }));
       } else if (o.expires_in !== undefined) expiresAt = clock.now() + o.expires_in * 1000;
       resolve({
         ...(accessToken ? { accessToken } : {}),

@@ -78,6 +78,9 @@ describe("credential sources", () => {
     assert.match((await fail(`echo '{"expiresAt":"soon"}'`)).message, /neither/);
     assert.equal((await fail(`echo '{"accessToken":"x","expiresAt":"soon"}'`)).field, "expiresAt");
     assert.match((await fail("sleep 5", 200)).message, /did not finish/);
+    // Times past the largest date are refused, naming the field (they would break every later date).
+    assert.equal((await fail(`echo '{"accessToken":"x","expiresAt":1e300}'`)).field, "expiresAt");
+    assert.equal((await fail(`echo '{"accessToken":"x","expires_in":100000000000000}'`)).field, "expires_in");
   });
 
   it("the chain: first match wins (options, environment, profile, command); nothing is a NoCredentialsError", async () => {
