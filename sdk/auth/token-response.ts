@@ -10,6 +10,7 @@ import {
 } from "../errors";
 import { type Clock, type RawResponse, header, parseRetryAfter, systemClock } from "../http/transport";
 import { MAX_EXPIRES_IN_SECONDS } from "../time";
+import { serverWords } from "../server-words";
 
 /** Which grant a token response answers. */
 export type TokenGrant = "password" | "refresh_token";
@@ -146,13 +147,15 @@ export function parseTokenResponse(res: RawResponse, options: ParseTokenOptions)
 
 function tokenError(res: RawResponse, grant: TokenGrant, clock: Clock): Error {
   const status = res.status;
-  const server = serverDetails(tryDecodeJson(res));
+  const body = tryDecodeJson(res);
+  const server = serverDetails(body);
   const retryAfterMs = parseRetryAfter(header(res, "retry-after"), clock.now());
   const init = { status, ...(server ? { server } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-  const code = (server?.errorCode ?? "").toLowerCase();
-  const error = (server?.error ?? "").toLowerCase();
+  // Branching reads the server's own words; only documented ones (in `server`) are ever shown.
+  const code = typeof (body as { error_code?: unknown } | null)?.error_code === "string" ? (body as { error_code: string }).error_code.toLowerCase() : "";
+  const words = serverWords(body);
   if (status === 401 && code === "2fa_required") return new MfaRequiredError(init);
-  const rejected = status === 401 || ((status === 400 || status === 403) && /invalid_grant|invalid_client|unauthorized/.test(`${error} ${code}`));
+  const rejected = status === 401 || ((status === 400 || status === 403) && /invalid_grant|invalid_client|unauthorized/.test(words));
   if (rejected && grant === "password") {
     const message = code.includes("2fa")
       ? "The token endpoint rejected the MFA code (wrong, expired or already used)"
