@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { defaultStoreDir, issueToken, StoreError, TokenStore } from "../../../sdk";
+import { defaultStoreDir, issueToken, revokeToken, StoreError, TokenStore } from "../../../sdk";
 import { _cleanEnv, _rejects, _repoRoot, _useEmulator, USER } from "../../support/helpers";
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "dns-account-store-"));
@@ -141,5 +141,118 @@ describe("TokenStore", () => {
     assert.equal(tokens.size, 1);
     assert.equal(emu().stats.refreshGrants, 1);
     assert.equal(emu().stats.tokenCalls, 1);
+  });
+
+  describe("under a hostile local user", () => {
+    it("refuses a folder others can write, with a fix hint, and writes nothing there", async () => {
+      for (const mode of [0o777, 0o770, 0o722]) {
+        const dir = tmp();
+        chmodSync(dir, mode);
+        const store = new TokenStore({ dir });
+        const err = await _rejects(store.put("p", { baseUrl: "https://x.example" }));
+        assert.ok(err instanceof StoreError);
+        assert.equal(err.code, "store_permissions");
+        assert.match(err.message, new RegExp(`can be written by other users .*run: chmod 700 ${dir}`));
+        assert.deepEqual(readdirSync(dir), [], "no lock, temp or store file written");
+        assert.equal((await _rejects(store.read())).code, "store_permissions");
+      }
+    });
+
+    it("refuses a folder below one anyone can write without the sticky bit (but not below /tmp)", async () => {
+      const open = path.join(tmp(), "open");
+      mkdirSync(open);
+      chmodSync(open, 0o777);
+      const err = await _rejects(new TokenStore({ dir: path.join(open, "store") }).put("p", { baseUrl: "https://x.example" }));
+      assert.equal(err.code, "store_permissions");
+      assert.match(err.message, /no sticky bit/);
+      chmodSync(open, 0o1777);
+      await new TokenStore({ dir: path.join(open, "store") }).put("p", { baseUrl: "https://x.example" });
+    });
+
+    it("refuses a folder owned by another user", async function () {
+      if (process.getuid?.() !== 0) {
+        console.log("      skipped: needs root to give the folder to another user");
+        this.skip();
+      }
+      const dir = tmp();
+      chownSync(dir, 65534, 65534);
+      const err = await _rejects(new TokenStore({ dir }).put("p", { baseUrl: "https://x.example" }));
+      assert.equal(err.code, "store_foreign_owner");
+      assert.match(err.message, /belongs to another user.*DNS_ACCOUNT_CONFIG_DIR/);
+    });
+
+    it("never follows a symbolic link at the store's name, reading or writing", async () => {
+      const dir = tmp();
+      const victim = path.join(tmp(), "victim.txt");
+      writeFileSync(victim, "precious", { mode: 0o600 });
+      const store = new TokenStore({ dir });
+      symlinkSync(victim, store.file);
+      const err = await _rejects(store.put("p", { baseUrl: "https://x.example", refreshToken: "rt-secret-0a0b" }));
+      assert.equal(err.code, "store_permissions");
+      assert.match(err.message, /symbolic link/);
+      assert.equal(readFileSync(victim, "utf8"), "precious");
+      assert.equal((await _rejects(store.read())).code, "store_permissions");
+    });
+
+    it("stores and finds profiles named __proto__, constructor and toString like any other", async () => {
+      const store = new TokenStore({ dir: tmp() });
+      assert.equal(await store.profile("constructor"), undefined);
+      assert.equal(await store.profile("toString"), undefined);
+      for (const name of ["__proto__", "constructor", "toString"]) await store.put(name, { baseUrl: `https://${name.replace(/_/g, "")}.example` });
+      assert.deepEqual(await store.profiles(), ["__proto__", "constructor", "toString"]);
+      assert.equal((await store.profile("__proto__"))?.baseUrl, "https://proto.example");
+      assert.equal((await store.profile("constructor"))?.baseUrl, "https://constructor.example");
+      assert.equal((await store.profile("hasOwnProperty")), undefined);
+      assert.ok(Object.keys(JSON.parse(readFileSync(store.file, "utf8")).profiles).includes("__proto__"));
+      await store.put("__proto__", undefined);
+      assert.deepEqual(await store.profiles(), ["constructor", "toString"]);
+    });
+
+    it("dns-account login --profile __proto__ stores it and token finds it", async () => {
+      const dir = tmp();
+      const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+      const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu().url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password });
+      await promisify(execFile)(process.execPath, [cli, "login", "--profile", "__proto__"], { env });
+      const { stdout } = await promisify(execFile)(process.execPath, [cli, "token", "--profile", "__proto__"], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir }) });
+      assert.equal(stdout.trim(), (await new TokenStore({ dir }).profile("__proto__"))?.accessToken);
+    });
+
+    it("keeps fields it does not know (written by a newer version), through a refresh and other writes", async () => {
+      let now = Date.now();
+      const clock = { now: () => now };
+      const dir = tmp();
+      const issued = await issueToken({ baseUrl: emu().url, ...USER, clock });
+      writeFileSync(
+        path.join(dir, "credentials.json"),
+        JSON.stringify({ version: 1, futureTop: { a: 1 }, profiles: { p: { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: "old", expiresAt: now - 1, expiresIn: 60, futureField: ["x"] } } }),
+        { mode: 0o600 },
+      );
+      const store = new TokenStore({ dir, clock });
+      now += 1000;
+      assert.notEqual((await store.accessToken("p")).accessToken, "old");
+      await store.put("q", { baseUrl: "https://q.example" });
+      const data = JSON.parse(readFileSync(store.file, "utf8")) as { futureTop: unknown; profiles: Record<string, { futureField?: unknown }> };
+      assert.deepEqual(data.futureTop, { a: 1 });
+      assert.deepEqual(data.profiles.p!.futureField, ["x"]);
+    });
+
+    it("a stored expiresAt past the largest date reads as unknown: the token is refreshed and the profile revocable", async () => {
+      const dir = tmp();
+      const issued = await issueToken({ baseUrl: emu().url, ...USER });
+      writeFileSync(
+        path.join(dir, "credentials.json"),
+        JSON.stringify({ version: 1, profiles: { default: { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: 1e300, expiresIn: 9e15 } } }),
+        { mode: 0o600 },
+      );
+      const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+      const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir });
+      const listed = JSON.parse((await promisify(execFile)(process.execPath, [cli, "profiles", "--json"], { env })).stdout) as { expiresAt: unknown }[];
+      assert.equal(listed[0]!.expiresAt, null);
+      const token = (await promisify(execFile)(process.execPath, [cli, "exec-credential"], { env })).stdout;
+      assert.match(token, /"expirationTimestamp":"\d{4}-/);
+      await promisify(execFile)(process.execPath, [cli, "revoke"], { env });
+      assert.equal(existsSync(path.join(dir, "credentials.json")) && (await new TokenStore({ dir }).profile("default")) !== undefined, false);
+      await revokeToken({ baseUrl: emu().url, refreshToken: issued.refreshToken });
+    });
   });
 });
