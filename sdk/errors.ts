@@ -223,9 +223,10 @@ export class CredentialProcessError extends DnsAccountError {
 }
 
 /**
- * The token store cannot be used: corrupt (`store_corrupt`), readable by others (`store_permissions`),
- * owned by another user (`store_foreign_owner`), or locked too long (`store_locked`). It is never
- * overwritten silently.
+ * The token store cannot be used: corrupt (`store_corrupt`); open to other users, in a folder others
+ * can write, or a symbolic link (`store_permissions`); it or its folder owned by another user
+ * (`store_foreign_owner`); or locked too long (`store_locked`). It is never overwritten silently, and
+ * the message names the path and the fix.
  */
 export class StoreError extends DnsAccountError {
   constructor(code: "store_corrupt" | "store_permissions" | "store_foreign_owner" | "store_locked", message: string, init: ErrorInit = {}) {
