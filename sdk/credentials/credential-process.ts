@@ -55,6 +55,16 @@ export function credentialCommandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return out;
 }
 
+// Commands still running: should this process exit first, their groups go with it (one listener).
+const running = new Set<ChildProcess>();
+function killRunning(): void {
+  for (const child of running) killTree(child);
+}
+function forget(child: ChildProcess): void {
+  running.delete(child);
+  if (running.size === 0) process.removeListener("exit", killRunning);
+}
+
 /** Kills a command and everything it started (its process group; the command alone on Windows). */
 function killTree(child: ChildProcess): void {
   try {
@@ -122,14 +132,13 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    // Should this process exit first, the command's group goes with it.
-    const onExit = (): void => killTree(child);
-    process.once("exit", onExit);
+    running.add(child);
+    if (running.size === 1) process.once("exit", killRunning);
     const fail = (err: Error): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      process.removeListener("exit", onExit);
+      forget(child);
       killTree(child);
       // Not waiting for "close": a background job holding stdout open would keep it from ever coming.
       child.stdout?.destroy();
@@ -146,7 +155,7 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      process.removeListener("exit", onExit);
+      forget(child);
       if (code !== 0) {
         return reject(new CredentialProcessError(`The credential command exited with ${signal ? `signal ${signal}` : `code ${code}`}`));
       }
