@@ -6,6 +6,7 @@ import { revokeToken } from "./auth/revoke";
 import { isTransient, type RetryOptions, retryPolicy, withRetries } from "./http/retry";
 import { parseTokenResponse, type TokenGrant, type TokenSet } from "./auth/token-response";
 import { type Clock, header, systemClock } from "./http/transport";
+import { isoTime } from "./time";
 
 /** Log in with username and password (and the current MFA code, used once). */
 export interface PasswordCredentials {
@@ -229,7 +230,7 @@ export class Session {
   }
 
   [inspect.custom](): string {
-    const state = this.#terminal !== undefined ? "failed" : this.#tokens ? `valid until ${new Date(this.#tokens.expiresAt).toISOString()}` : "not logged in";
+    const state = this.#terminal !== undefined ? "failed" : this.#tokens ? `valid until ${isoTime(this.#tokens.expiresAt)}` : "not logged in";
     return `Session { ${state} }`;
   }
 
