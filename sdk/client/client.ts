@@ -25,6 +25,7 @@ import {
 import { ConfigError, fieldProblems, HttpError, InvalidApiKeyError, serverDetails } from "../errors";
 import { timeoutOf } from "../options";
 import { type Operation, parseOperations } from "./operations";
+import { joinPath, operationPath } from "./path";
 import { backoffDelay, isTransient, isTransientStatus, type RetryOptions, retryPolicy, sleep } from "../http/retry";
 import { Session, type SessionCredentials, type SessionOptions } from "../session";
 import { decodeJson } from "../auth/token-response";
@@ -262,7 +263,9 @@ export class Client {
     if (op.bodyRequired && args.body === undefined) {
       throw new ConfigError(`"body" is required by ${operationId}`, { field: "body" });
     }
-    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => seg(String(args.path![name]), `path.${name}`));
+    // The template comes from the server: it may name a path on this origin and nothing else.
+    const path = operationPath(op.path, args.path);
+    joinPath(this.#prefix, path);
     return this.#request(path, {
       method: op.method,
       ...(args.query ? { query: args.query } : {}),
@@ -389,12 +392,6 @@ function tryJson(res: RawResponse): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Encodes one path segment, refusing empty ones (which would change the route). */
-function seg(value: string, field: string): string {
-  if (typeof value !== "string" || value === "") throw new ConfigError(`"${field}" must be a non-empty string`, { field });
-  return encodeURIComponent(value);
 }
 
 /** Turns an API response into a value or a typed error. */

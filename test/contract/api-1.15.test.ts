@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
@@ -156,10 +155,8 @@ describe("contract with API 1.15 (../shared/reference)", () => {
     conforms("ErrorResponse", bad.json);
   });
 
-  it("the code flow's token request fields are the reference's AccessTokenCredentials", () => {
+  it("the code flow's token request fields (as the emulator reads them) are in the reference's AccessTokenCredentials", () => {
     const fields = Object.keys((ref.components.schemas.AccessTokenCredentials as { properties: object }).properties);
     for (const f of ["grant_type", "code", "client_id", "code_verifier", "redirect_uri"]) assert.ok(fields.includes(f), f);
-    const verifier = randomBytes(32).toString("base64url");
-    assert.match(createHash("sha256").update(verifier).digest("base64url"), /^[A-Za-z0-9_-]{43}$/);
   });
 });

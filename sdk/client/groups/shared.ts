@@ -1,4 +1,4 @@
-import { ConfigError, DnsAccountError, HttpError, ProtocolError, QuotaError } from "../../errors";
+import { DnsAccountError, HttpError, ProtocolError, QuotaError } from "../../errors";
 import type { RequestOptions } from "../client";
 
 /**
@@ -13,21 +13,8 @@ export interface ApiCore {
   request<T>(options: RequestOptions<T>): Promise<T>;
 }
 
-/**
- * Encodes one path segment, refusing an empty one, `.` and `..` (which would change the route, even
- * encoded: URL parsers resolve `%2e%2e`); names the field only.
- *
- * @example
- * ```ts
- * segment("a b", "id"); // "a%20b"
- * ```
- */
-export function segment(value: unknown, field: string): string {
-  if (typeof value !== "string" || value === "" || value === "." || value === "..") {
-    throw new ConfigError(`"${field}" must be a non-empty string other than "." and ".."`, { field });
-  }
-  return encodeURIComponent(value);
-}
+/** One encoded path segment; empty ids, `.` and `..` are a ConfigError naming the field (see ../path.ts). */
+export { pathSegment as segment } from "../path";
 
 /**
  * Runs a create that counts against an account quota. A 429 that is not rate limiting (no Retry-After,
