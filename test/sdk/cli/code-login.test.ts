@@ -4,7 +4,13 @@ import { type Browser, chromium } from "playwright-core";
 import { request } from "undici";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { codeLogin } from "../../../sdk/cli/code-login";
-import { _assertNoSecrets, _errorText, _rejects } from "../../support/helpers";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../../support/helpers";
+
+const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 
 const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "pw-CODE-LOGIN-9b2e";
@@ -77,5 +83,45 @@ describe("codeLogin: Authorization Code + PKCE through a loopback listener (head
     const err = await failed;
     assert.equal(err.code, "authorization_failed");
     _assertNoSecrets(_errorText(err), [url.searchParams.get("code_challenge")!, PASSWORD]);
+  });
+
+  it("dns-account login --browser uses the code flow by default and stores the refresh token", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-code-"));
+    const child = spawn(process.execPath, [CLI, "login", "--browser", "--client-id", "dns-account-cli", "--no-open", "--profile", "web"], {
+      env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    const url = await new Promise<string>((resolve) =>
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        const m = /^(http:\/\/\S+oauth_authorize\S+)$/m.exec(stderr);
+        if (m) resolve(m[1]!);
+      }),
+    );
+    const done = new Promise<number | null>((resolve) => child.once("close", resolve));
+    assert.match(url, /response_type=code/);
+    assert.match(url, /code_challenge_method=S256/);
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.fill("#username", "code@example.com");
+    await page.fill("#password", PASSWORD);
+    await page.click("#submit");
+    await page.waitForFunction(`document.getElementById("status")?.textContent?.startsWith("Logged in")`);
+    assert.equal(await done, 0, stderr);
+    const profile = (JSON.parse(readFileSync(path.join(dir, "credentials.json"), "utf8")) as { profiles: Record<string, Record<string, string>> }).profiles.web!;
+    assert.ok(profile.refreshToken, "the code flow's refresh token is stored");
+    assert.doesNotMatch(stderr, /no refresh token/);
+    const token = await new Promise<string>((resolve) => {
+      const t = spawn(process.execPath, [CLI, "token", "--profile", "web"], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir }) });
+      let o = "";
+      t.stdout.on("data", (d: Buffer) => (o += d.toString()));
+      t.once("close", () => resolve(o.trim()));
+    });
+    assert.ok(token.length > 10);
+    _assertNoSecrets(stderr + stdout, [PASSWORD, profile.refreshToken!, profile.accessToken!]);
+    await page.close();
   });
 });
