@@ -1,9 +1,15 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { inspect } from "node:util";
 import { request } from "undici";
 import { type Emulator, startEmulator } from "../../emulator";
 import { authorizeUrl, type CodeAuthorization, createClient, exchangeCode, parseCodeRedirect, sharedClient, resetSharedSessions } from "../../sdk";
-import { _assertNoSecrets, _errorText, _rejects } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../support/helpers";
+
+const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 
 // Lowercase on purpose: a lowercase hex secret looks like the identifier-like words servers may echo.
 const API_KEY = "0a1b2c3d4e5f60718293a4b5c6d7e8f9aabbccdd";
@@ -89,6 +95,33 @@ describe("leak audit: API keys, authorization codes and PKCE verifiers", functio
     collect(_errorText(await _rejects(Promise.resolve().then(() => authorizeUrl({ responseType: "code", clientId, redirectUri, codeVerifier: `${auth.codeVerifier}!` })))));
     emu.inject({ kind: "status", status: 400, path: "/oapi/v1/oauth_token", body: JSON.stringify({ error: code, error_description: auth.codeVerifier }) });
     collect(_errorText(await _rejects(exchangeCode({ baseUrl: emu.url, code, codeVerifier: auth.codeVerifier, clientId, redirectUri }))));
+  });
+
+  it("CLI: login --api-key-stdin (right and wrong keys), profiles, token and exec-credential with an API-key profile", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-audit-key-"));
+    const run = (args: string[], input = "", extra: NodeJS.ProcessEnv = {}) =>
+      new Promise<{ stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, ...args], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, ...extra }) });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.stdin.end(input);
+        child.once("close", () => resolve({ stdout, stderr }));
+      });
+    for (const [args, input, extra] of [
+      [["login", "--api-key-stdin", "--json"], `${API_KEY}\n`, {}],
+      [["login", "--api-key-stdin", "--profile", "w"], WRONG_KEY, {}],
+      [["profiles", "--json"], "", {}],
+      [["profiles"], "", {}],
+      [["token"], "", {}],
+      [["exec-credential"], "", {}],
+      [["token", "--profile", "absent"], "", { DNS_ACCOUNT_API_KEY: WRONG_KEY }],
+    ] as [string[], string, NodeJS.ProcessEnv][]) {
+      const r = await run(args, input, extra);
+      collect(r.stdout);
+      collect(r.stderr);
+    }
   });
 
   it("zero hits for any secret in everything captured", () => {
