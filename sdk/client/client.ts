@@ -31,7 +31,7 @@ import {
   proxyAwareAgent,
   type RawResponse,
   resolveBaseUrl,
-  send,
+  sendTo,
   systemClock,
 } from "../http/transport";
 import { USER_AGENT } from "../version";
@@ -53,6 +53,12 @@ export interface ClientOptions {
   retryNonIdempotent?: boolean;
   /** undici dispatcher; default an own keep-alive, proxy-aware agent that `close()` releases. */
   dispatcher?: Dispatcher;
+  /**
+   * Most connections the client's own agent opens to the service (ignored with `dispatcher`).
+   * Default: no cap, as undici's. Cap it when the service or a proxy limits connections per client,
+   * or when many clients share a host; a few connections keep up with hundreds of concurrent calls.
+   */
+  connections?: number;
   allowInsecureHttp?: boolean;
   /** Largest response body read; default 16 MiB. */
   maxBodyBytes?: number;
@@ -102,8 +108,10 @@ export class Client {
   /** The session that supplies access tokens. */
   readonly session: Session;
   readonly #base: URL;
-  /** Origin and path prefix of every call, e.g. `https://api.adguard-dns.io` (built once). */
-  readonly #prefix: string;
+  /** Origin of every call, e.g. `https://api.adguard-dns.io` (built once). */
+  readonly #origin: string;
+  /** Path prefix of every call, from the base URL's path (often empty). */
+  readonly #pathPrefix: string;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #ownsSession: boolean;
@@ -116,7 +124,8 @@ export class Client {
 
   constructor(options: ClientOptions) {
     this.#base = resolveBaseUrl(options.baseUrl, options.allowInsecureHttp);
-    this.#prefix = `${this.#base.origin}${this.#base.pathname.replace(/\/+$/, "")}`;
+    this.#origin = this.#base.origin;
+    this.#pathPrefix = this.#base.pathname.replace(/\/+$/, "");
     this.#timeoutMs = timeoutOf(options.timeoutMs, DEFAULT_API_TIMEOUT_MS);
     this.#policy = retryPolicy(options.retry);
     this.#retryPost = options.retryNonIdempotent ?? false;
@@ -126,7 +135,7 @@ export class Client {
       throw new ConfigError('Pass either "session" or "credentials", not both', { field: "credentials" });
     }
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000 });
+    this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000, ...(options.connections !== undefined ? { connections: connectionsOf(options.connections) } : {}) });
     if (options.session) {
       this.session = options.session;
       this.#ownsSession = false;
@@ -241,7 +250,7 @@ export class Client {
   }
 
   async #loadOperations(): Promise<Operation[]> {
-    const res = await send(`${this.#prefix}/static/swagger/openapi.json`, {
+    const res = await sendTo({ origin: this.#origin, path: `${this.#pathPrefix}/static/swagger/openapi.json` }, {
       method: "GET",
       headers: { accept: "application/json", "user-agent": USER_AGENT },
       dispatcher: this.#dispatcher,
@@ -255,20 +264,21 @@ export class Client {
   async #request<T>(fullPath: string, options: Omit<RequestOptions<T>, "path">): Promise<T> {
     const method = options.method ?? "GET";
     const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || this.#retryPost);
-    let url = `${this.#prefix}${fullPath}`;
+    let path = `${this.#pathPrefix}${fullPath}`;
     if (options.query) {
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(options.query)) if (v !== undefined) q.set(k, String(v));
       const text = q.toString();
-      if (text) url += `?${text}`;
+      if (text) path += `?${text}`;
     }
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const target = { origin: this.#origin, path };
     let replayed = false;
     for (let attempt = 0; ; ) {
       const token = this.session.currentToken() ?? (await this.session.accessToken());
       let res: RawResponse;
       try {
-        res = await send(url, {
+        res = await sendTo(target, {
           method,
           headers: {
             authorization: `Bearer ${token}`,
@@ -306,6 +316,13 @@ export class Client {
       return parseApiResponse(res, method, options.schema, this.#clock.now());
     }
   }
+}
+
+function connectionsOf(value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    throw new ConfigError('"connections" must be a positive integer', { field: "connections" });
+  }
+  return value;
 }
 
 /** Encodes one path segment, refusing empty ones (which would change the route). */
