@@ -40,7 +40,7 @@ describe("Token lifecycle through the dynamic-provider host (installed copy)", f
       `${MOCKS_PRELUDE}
 const { Token } = require("pulumi-dns-account");
 new Token("ci", { username: "ops@example.com", password: process.env.P, mfaToken: process.env.M, keepers: { q: "1" } });
-setTimeout(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__provider).inputs.__provider)), 500);`,
+registered((r) => r.inputs.__provider).then((r) => console.log(JSON.stringify(r.inputs.__provider)));`,
       { P: PASSWORD, M: MFA_CODE },
     );
     provider = JSON.parse(stdout) as string;

@@ -71,34 +71,42 @@ describe("TokenStore", () => {
     const dir = tmp();
     const store = new TokenStore({ dir });
     await store.put("p", { baseUrl: "https://old.example" });
+    // The writer says "writing i" before each put and "wrote i" after it: the test counts these events
+    // instead of giving the writer a window of time, so a slow machine only makes it slower.
     const writer = `const { TokenStore } = require(${JSON.stringify(path.join(_repoRoot(), "dist", "sdk"))});
       const s = new TokenStore({ dir: ${JSON.stringify(dir)} });
-      (async () => { process.stdout.write("go\\n"); for (let i = 0; ; i++) await s.put("p", { baseUrl: "https://new.example/" + i, username: "x".repeat(16 * 1024 * 1024) }); })();`;
-    let wrote = 0;
-    // Kill at spread-out moments so that some land while a 16 MiB file is being written.
-    for (let round = 0; round < 12; round++) {
+      (async () => { for (let i = 0; ; i++) { process.stdout.write("writing " + i + "\\n"); await s.put("p", { baseUrl: "https://new.example/" + i, username: "x".repeat(4 * 1024 * 1024) }); process.stdout.write("wrote " + i + "\\n"); } })();`;
+    let reads = 0;
+    for (let round = 0; round < 6; round++) {
       const child = spawn(process.execPath, ["-e", writer], { stdio: ["ignore", "pipe", "inherit"] });
-      await new Promise((r) => child.stdout.once("data", r));
-      try {
-        // Meanwhile, read the file as another process would: every snapshot must be a whole store.
-        const until = Date.now() + 20 + ((round * 37) % 300);
-        while (Date.now() < until) {
-          const text = readFileSync(store.file, "utf8");
-          assert.doesNotThrow(() => JSON.parse(text), "a reader saw a partly written store");
-          await new Promise((r) => setImmediate(r));
+      let out = "";
+      let wrote = false;
+      // Kill as soon as the writer starts a put after a completed one: mid-write (or mid-lock).
+      const exited = new Promise((r) => child.once("exit", r));
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (!wrote && /^wrote \d+\nwriting \d+$/m.test(out)) {
+          wrote = true;
+          child.kill("SIGKILL");
         }
-      } finally {
-        child.kill("SIGKILL");
-        await new Promise((r) => child.once("exit", r));
+      });
+      // Meanwhile, read the file as another process would, until the writer is gone: every snapshot is whole.
+      let gone = false;
+      void exited.then(() => (gone = true));
+      while (!gone) {
+        const text = readFileSync(store.file, "utf8");
+        assert.doesNotThrow(() => JSON.parse(text), "a reader saw a partly written store");
+        reads++;
+        await new Promise((r) => setImmediate(r));
       }
+      assert.ok(wrote, "the writer completed a put and was killed in the next one");
       // The killed writer's lock would go stale after 10 s; drop it now so the next round writes at once.
       rmSync(`${store.file}.lock`, { recursive: true, force: true });
       const data = JSON.parse(readFileSync(store.file, "utf8")) as { profiles: { p: { baseUrl: string } } };
-      assert.match(data.profiles.p.baseUrl, /^https:\/\/(old|new)\.example/);
-      if (data.profiles.p.baseUrl.includes("new")) wrote++;
+      assert.match(data.profiles.p.baseUrl, /^https:\/\/new\.example\/\d+$/);
       assert.deepEqual(await store.profiles(), ["p"]);
     }
-    assert.ok(wrote > 0, "the writers got to write");
+    assert.ok(reads > 0);
   });
 
   it("accessToken(): a fresh token without a call; an expired one refreshed once and persisted", async () => {
