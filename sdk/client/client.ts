@@ -280,13 +280,12 @@ export class Client {
       try {
         res = await sendTo(target, {
           method,
-          headers: {
-            authorization: `Bearer ${token}`,
-            accept: "application/json",
-            "user-agent": USER_AGENT,
-            ...(body !== undefined ? { "content-type": "application/json" } : {}),
-          },
-          ...(body !== undefined ? { body } : {}),
+          // Literal objects, no spreads: this runs on every call.
+          headers:
+            body === undefined
+              ? { authorization: `Bearer ${token}`, accept: "application/json", "user-agent": USER_AGENT }
+              : { authorization: `Bearer ${token}`, accept: "application/json", "user-agent": USER_AGENT, "content-type": "application/json" },
+          body,
           dispatcher: this.#dispatcher,
           timeoutMs: this.#timeoutMs,
           signal: options.signal,

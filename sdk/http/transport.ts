@@ -233,7 +233,7 @@ export interface RawResponse {
 export interface SendInit {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | undefined;
   dispatcher?: Dispatcher | undefined;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
