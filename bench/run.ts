@@ -3,12 +3,15 @@
  * and require cost, each against a baseline measured in the same run (these machines are noisy), and
  * prints one Markdown table. Loopback only.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
-import { Agent, request } from "undici";
+import { Agent, Pool } from "undici";
 import { startEmulator } from "../emulator";
 import { createClient, Session } from "../sdk";
 import { _runInProgram } from "../test/support/program";
@@ -16,7 +19,14 @@ import { _runInProgram } from "../test/support/program";
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "..", "..");
 const TOKEN = "bench-token";
-const BODY = JSON.stringify({ devices: { limit: 10, used: 1 }, dns_servers: { limit: 5, used: 1 }, requests: { limit: 1_000_000, used: 42 } });
+const BODY = JSON.stringify({
+  access_rules: { limit: 1000, used: 3 },
+  dedicated_ipv4: { limit: 1, used: 0 },
+  devices: { limit: 10, used: 1 },
+  dns_servers: { limit: 5, used: 1 },
+  requests: { limit: 1_000_000, used: 42 },
+  user_rules: { limit: 1000, used: 12 },
+});
 
 interface Row {
   what: string;
@@ -34,19 +44,26 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-/** A minimal server: checks the bearer token, answers a small JSON body. Measures the clients, not it. */
-async function benchServer(): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) {
-      res.writeHead(401).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(BODY) });
-    res.end(BODY);
+/**
+ * A minimal server in its own process (so the clients, not it, share this process's CPU): checks the
+ * bearer token and answers a small JSON body.
+ */
+async function benchServer(): Promise<{ url: string; close(): void }> {
+  const code = `
+const body = ${JSON.stringify(BODY)};
+const server = require("node:http").createServer((req, res) => {
+  if (req.headers.authorization !== "Bearer ${TOKEN}") { res.writeHead(401).end(); return; }
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+});
+server.keepAliveTimeout = 10000;
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once("error", reject);
+    child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
   });
-  server.keepAliveTimeout = 10_000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return { url: `http://127.0.0.1:${port}`, close: () => child.kill() };
 }
 
 /** Runs `total` calls with `concurrency` workers; returns requests/s and per-call latencies (ms). */
@@ -66,53 +83,209 @@ async function load(call: () => Promise<unknown>, total: number, concurrency: nu
   return { rps: total / ((performance.now() - t0) / 1000), lat };
 }
 
+/**
+ * Typed and untyped calls as users make them, against the strongest raw baselines: undici's
+ * `Pool.request` and `Agent.request` with a plain options object and `body.json()` (the better of the
+ * two is the baseline), and global fetch for reference; at 1 and at 32 concurrent callers.
+ */
 async function throughput(): Promise<void> {
-  const { url, server } = await benchServer();
+  const { url, close } = await benchServer();
   const session = new Session({ baseUrl: url, credentials: { accessToken: TOKEN, tokenType: "bearer", expiresIn: 0, expiresAt: Number.POSITIVE_INFINITY } });
   const client = createClient({ baseUrl: url, session });
   const agent = new Agent({ keepAliveTimeout: 10_000 });
-  const target = `${url}/oapi/v1/account/limits`;
+  const pool = new Pool(url, { keepAliveTimeout: 10_000 });
+  const path = "/oapi/v1/account/limits";
+  const headers = { authorization: `Bearer ${TOKEN}` };
   const clients: Record<string, () => Promise<unknown>> = {
-    ours: () => client.request({ path: "/account/limits" }),
-    undici: async () => (await request(target, { headers: { authorization: `Bearer ${TOKEN}` }, dispatcher: agent })).body.json(),
-    fetch: async () => (await fetch(target, { headers: { authorization: `Bearer ${TOKEN}` } })).json(),
+    typed: () => client.account.limits(),
+    untyped: () => client.request({ path: "/account/limits" }),
+    pool: async () => (await pool.request({ path, method: "GET", headers })).body.json(),
+    agent: async () => (await agent.request({ origin: url, path, method: "GET", headers })).body.json(),
   };
-  const results: Record<string, { rps: number[]; lat: number[][] }> = { ours: { rps: [], lat: [] }, undici: { rps: [], lat: [] }, fetch: { rps: [], lat: [] } };
-  for (const name of Object.keys(clients)) await load(clients[name]!, 2000, 32); // warm-up
-  for (let round = 0; round < 3; round++) {
-    for (const name of Object.keys(clients)) {
-      const r = await load(clients[name]!, 15_000, 32);
-      results[name]!.rps.push(r.rps);
-      results[name]!.lat.push(r.lat);
+  const fetchCall = async () => (await fetch(`${url}${path}`, { headers })).json();
+  for (const concurrency of [1, 32]) {
+    // Short bursts, many rounds, the four clients back to back in a rotating order; each round gives
+    // one ratio against the better raw baseline of that same round, and the median ratio is reported.
+    // On a shared machine the neighbours' load drifts by the second: only adjacent bursts compare.
+    const total = concurrency === 1 ? 500 : 3000;
+    const rounds = concurrency === 1 ? 41 : 15;
+    const names = Object.keys(clients);
+    for (const name of names) await load(clients[name]!, 2000, concurrency); // warm-up
+    const ratios: Record<"typed" | "untyped", number[]> = { typed: [], untyped: [] };
+    const rps: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+    const lat: Record<string, number[][]> = Object.fromEntries(names.map((n) => [n, []]));
+    for (let round = 0; round < rounds; round++) {
+      const got: Record<string, number> = {};
+      for (const name of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
+        const r = await load(clients[name]!, total, concurrency);
+        got[name] = r.rps;
+        rps[name]!.push(r.rps);
+        lat[name]!.push(r.lat);
+      }
+      const best = Math.max(got.pool!, got.agent!);
+      ratios.typed.push(got.typed! / best);
+      ratios.untyped.push(got.untyped! / best);
     }
-  }
-  const rps = (n: string) => median(results[n]!.rps);
-  const lat = (n: string, p: number) => median(results[n]!.lat.map((l) => percentile(l, p)));
-  for (const [base, target] of [["undici", 0.9], ["fetch", 1.3]] as const) {
-    const ratio = rps("ours") / rps(base);
+    const best = median(rps.pool!) >= median(rps.agent!) ? "pool" : "agent";
+    for (const [ours, target] of [["typed", 0.9], ["untyped", 0.95]] as const) {
+      const ratio = median(ratios[ours]);
+      rows.push({
+        what: `${ours === "typed" ? "client.account.limits()" : "client.request()"} vs raw Pool/Agent.request + body.json() (req/s, ${concurrency} caller${concurrency > 1 ? "s" : ""}; median of ${rounds} paired rounds)`,
+        ours: fmt(median(rps[ours]!), 0),
+        baseline: fmt(median(rps[best]!), 0),
+        ratio: `${fmt(ratio)}×`,
+        target: `≥ ${target}×`,
+        met: ratio >= target,
+      });
+    }
+    const fetchRps: number[] = [];
+    const typedRps: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      fetchRps.push((await load(fetchCall, total, concurrency)).rps);
+      typedRps.push((await load(clients.typed!, total, concurrency)).rps);
+    }
     rows.push({
-      what: `GET throughput vs ${base === "undici" ? "raw undici.request" : "global fetch"} (req/s, 32 concurrent)`,
-      ours: fmt(rps("ours"), 0),
-      baseline: fmt(rps(base), 0),
-      ratio: `${fmt(ratio)}×`,
-      target: `≥ ${target}×`,
-      met: ratio >= target,
-    });
-  }
-  for (const p of [50, 99]) {
-    rows.push({
-      what: `GET p${p} latency vs raw undici (ms)`,
-      ours: fmt(lat("ours", p), 3),
-      baseline: fmt(lat("undici", p), 3),
-      ratio: `${fmt(lat("ours", p) / lat("undici", p))}×`,
+      what: `client.account.limits() vs global fetch + res.json() (req/s, ${concurrency} caller${concurrency > 1 ? "s" : ""})`,
+      ours: fmt(median(typedRps), 0),
+      baseline: fmt(median(fetchRps), 0),
+      ratio: `${fmt(median(typedRps) / median(fetchRps))}×`,
       target: "(reported)",
       met: true,
     });
+    if (concurrency === 32) {
+      const p = (n: string, q: number) => median(lat[n]!.map((l) => percentile(l, q)));
+      for (const q of [50, 99]) {
+        rows.push({
+          what: `client.account.limits() p${q} latency vs raw ${best === "pool" ? "Pool" : "Agent"}.request (ms, 32 callers)`,
+          ours: fmt(p("typed", q), 3),
+          baseline: fmt(p(best, q), 3),
+          ratio: `${fmt(p("typed", q) / p(best, q))}×`,
+          target: "(reported)",
+          met: true,
+        });
+      }
+    }
   }
   await client.close();
   await agent.close();
-  server.closeAllConnections();
-  server.close();
+  await pool.close();
+  close();
+}
+
+/**
+ * A minimal node:http token endpoint doing the emulator's work for a password grant (read the form,
+ * check the credentials, mint two random tokens, remember them, answer JSON): the emulator's floor.
+ */
+async function minimalTokenServer(): Promise<{ url: string; server: Server }> {
+  const refresh = new Map<string, string>();
+  const access = new Map<string, { user: string; exp: number }>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+      if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded") || form.get("grant_type") !== "password") {
+        res.writeHead(400).end();
+        return;
+      }
+      if (form.get("username") !== "user@example.com" || form.get("password") !== "emulator-password") {
+        res.writeHead(401).end();
+        return;
+      }
+      const r = randomBytes(20).toString("base64url");
+      const a = randomBytes(20).toString("base64url");
+      refresh.set(r, "user@example.com");
+      access.set(a, { user: "user@example.com", exp: Date.now() + 3600_000 });
+      const body = JSON.stringify({ access_token: a, token_type: "bearer", refresh_token: r, expires_in: 3600 });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" });
+      res.end(body);
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** The emulator's token endpoint (password grant) against {@link minimalTokenServer}, same client. */
+async function emulatorTokens(): Promise<void> {
+  const emu = await startEmulator({ tokenLifetimeSeconds: 3600 });
+  const minimal = await minimalTokenServer();
+  const form = new URLSearchParams({ grant_type: "password", username: "user@example.com", password: "emulator-password" }).toString();
+  const pools = { emulator: new Pool(emu.url), minimal: new Pool(minimal.url) };
+  const call = (pool: Pool) => async () => {
+    const res = await pool.request({ path: "/oapi/v1/oauth_token", method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
+    if (res.statusCode !== 200) throw new Error(`token endpoint answered ${res.statusCode}`);
+    return res.body.json();
+  };
+  for (const concurrency of [1, 32]) {
+    const rps: Record<"emulator" | "minimal", number[]> = { emulator: [], minimal: [] };
+    const ratios: number[] = [];
+    for (const name of ["emulator", "minimal"] as const) await load(call(pools[name]), 1000, concurrency);
+    for (let round = 0; round < 9; round++) {
+      for (const name of ["emulator", "minimal"] as const) rps[name].push((await load(call(pools[name]), concurrency === 1 ? 1000 : 3000, concurrency)).rps);
+      ratios.push(rps.emulator[round]! / rps.minimal[round]!);
+    }
+    const ratio = median(ratios);
+    rows.push({
+      what: `emulator token endpoint vs a minimal node:http one (password grants/s, ${concurrency} caller${concurrency > 1 ? "s" : ""}; median of 9 paired rounds)`,
+      ours: fmt(median(rps.emulator), 0),
+      baseline: fmt(median(rps.minimal), 0),
+      ratio: `${fmt(ratio)}×`,
+      target: "≥ 0.9×",
+      met: ratio >= 0.9,
+    });
+  }
+  await pools.emulator.close();
+  await pools.minimal.close();
+  await emu.close();
+  minimal.server.closeAllConnections();
+  minimal.server.close();
+}
+
+/**
+ * `dns-account token` and `exec-credential` with a valid cached token: the whole process, as kubectl
+ * runs it on every call, against `node -e 0`. Alternated, 15 samples each, medians of wall time.
+ */
+async function cliCached(): Promise<void> {
+  const emu = await startEmulator({ tokenLifetimeSeconds: 3600 });
+  const dir = mkdtempSync(path.join(tmpdir(), "dns-account-bench-"));
+  const cli = path.join(ROOT, "dist", "sdk", "cli", "main.js");
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: dir, DNS_ACCOUNT_CONFIG_DIR: path.join(dir, "config") };
+  try {
+    await run(process.execPath, [cli, "login"], {
+      env: { ...env, DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: "user@example.com", DNS_ACCOUNT_PASSWORD: "emulator-password" },
+    });
+    const wall = async (args: string[]) => {
+      const t = performance.now();
+      await run(process.execPath, args, { env });
+      return performance.now() - t;
+    };
+    for (const command of ["token", "exec-credential"]) {
+      const ours: number[] = [];
+      const base: number[] = [];
+      const before = emu.stats.tokenCalls;
+      await wall([cli, command]);
+      await wall(["-e", "0"]);
+      const ratios: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        ours.push(await wall([cli, command]));
+        base.push(await wall(["-e", "0"]));
+        ratios.push(ours[i]! / base[i]!);
+      }
+      const ratio = median(ratios);
+      rows.push({
+        what: `dns-account ${command}, valid cached token: whole process vs node -e 0 (ms, median of 15 pairs${emu.stats.tokenCalls === before ? "" : "; MADE TOKEN CALLS"})`,
+        ours: fmt(median(ours), 1),
+        baseline: fmt(median(base), 1),
+        ratio: `${fmt(ratio)}×`,
+        target: "≤ 1.3×",
+        met: ratio <= 1.3 && emu.stats.tokenCalls === before,
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await emu.close();
+  }
 }
 
 async function expiry(): Promise<void> {
@@ -192,7 +365,7 @@ async function heap(): Promise<void> {
   const script = (which: "ours" | "undici") => `
 const { createServer } = require("node:http");
 const sdk = require(${JSON.stringify(path.join(ROOT, "dist", "sdk"))});
-const { request, Agent } = require("undici");
+const { Agent } = require("undici");
 const body = ${JSON.stringify(BODY)};
 const server = createServer((req, res) => { res.writeHead(200, { "content-type": "application/json" }); res.end(body); });
 server.listen(0, "127.0.0.1", async () => {
@@ -200,7 +373,7 @@ server.listen(0, "127.0.0.1", async () => {
   const session = new sdk.Session({ baseUrl: url, credentials: { accessToken: "t", tokenType: "bearer", expiresIn: 0, expiresAt: Infinity } });
   const client = sdk.createClient({ baseUrl: url, session });
   const agent = new Agent();
-  const call = ${which === "ours" ? `() => client.request({ path: "/x" })` : `async () => (await request(url + "/oapi/v1/x", { dispatcher: agent, headers: { authorization: "Bearer t" } })).body.json()`};
+  const call = ${which === "ours" ? `() => client.request({ path: "/x" })` : `async () => (await agent.request({ origin: url, path: "/oapi/v1/x", method: "GET", headers: { authorization: "Bearer t" } })).body.json()`};
   const batch = async (n) => { for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: 50 }, call)); };
   await batch(5000); gc(); gc();
   const before = process.memoryUsage().heapUsed;
@@ -213,40 +386,50 @@ server.listen(0, "127.0.0.1", async () => {
   const ours = await growth("ours");
   const base = await growth("undici");
   const mb = (b: number) => fmt(b / (1024 * 1024));
-  rows.push({ what: "Heap growth over 100,000 calls after GC (MB)", ours: mb(ours), baseline: `${mb(base)} (raw undici)`, ratio: "", target: "< 5 MB", met: ours < 5 * 1024 * 1024 });
+  rows.push({ what: "Heap growth over 100,000 calls after GC (MB)", ours: mb(ours), baseline: `${mb(base)} (raw Agent.request)`, ratio: "", target: "< 5 MB", met: ours < 5 * 1024 * 1024 });
+}
+
+/** A fresh `node` per sample timing one `require()` in-process; `forbid` must not get loaded. */
+async function requireMs(mod: string, forbid?: string): Promise<number> {
+  const check = forbid ? `if (Object.keys(require.cache).some((k) => k.includes(${JSON.stringify(forbid)}))) throw new Error("loaded ${forbid}");` : "";
+  // CPU time of the require (user + system): on a shared machine, wall time mostly measures the neighbours.
+  const code = `const t = process.cpuUsage(); require(${JSON.stringify(mod)}); const u = process.cpuUsage(t); const ms = (u.user + u.system) / 1e3; ${check} console.log(ms)`;
+  return Number((await run(process.execPath, ["-e", code], { cwd: ROOT })).stdout);
 }
 
 async function requireCost(): Promise<void> {
-  const time = async (mod: string) =>
-    Number(
-      (
-        await run(
-          process.execPath,
-          ["-e", `const t = process.hrtime.bigint(); require(${JSON.stringify(mod)}); const ms = Number(process.hrtime.bigint() - t) / 1e6; if (Object.keys(require.cache).some((k) => k.includes("@pulumi"))) throw new Error("loaded @pulumi"); console.log(ms)`],
-          { cwd: ROOT },
-        )
-      ).stdout,
-    );
-  const sdk: number[] = [];
-  const undici: number[] = [];
-  for (let i = 0; i < 9; i++) {
-    sdk.push(await time(path.join(ROOT, "dist", "sdk")));
-    undici.push(await time("undici"));
+  const pairs = [
+    { what: 'require("pulumi-dns-account/sdk") vs require("undici") (ms; no @pulumi loaded)', ours: path.join(ROOT, "dist", "sdk"), base: "undici", forbid: "@pulumi", target: 1.1 },
+    { what: 'require("pulumi-dns-account") vs require("@pulumi/pulumi") (ms)', ours: ROOT, base: "@pulumi/pulumi", forbid: undefined, target: 1.05 },
+  ];
+  for (const pair of pairs) {
+    const ours: number[] = [];
+    const base: number[] = [];
+    const ratios: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      ours.push(await requireMs(pair.ours, pair.forbid));
+      base.push(await requireMs(pair.base));
+      ratios.push(ours[i]! / base[i]!);
+    }
+    // The median of the paired ratios: each pair ran back to back, so a neighbour's burst hits both.
+    const ratio = median(ratios);
+    rows.push({
+      what: `${pair.what.slice(0, -1)}, CPU, median of 15 pairs)`,
+      ours: fmt(median(ours), 1),
+      baseline: fmt(median(base), 1),
+      ratio: `${fmt(ratio)}×`,
+      target: `≤ ${pair.target}×`,
+      met: ratio <= pair.target,
+    });
   }
-  const ratio = median(sdk) / median(undici);
-  rows.push({
-    what: 'require("pulumi-dns-account/sdk") vs require("undici") (ms, median of 9; no @pulumi loaded)',
-    ours: fmt(median(sdk), 1),
-    baseline: fmt(median(undici), 1),
-    ratio: `${fmt(ratio)}×`,
-    target: "≤ 1.5×",
-    met: ratio <= 1.5,
-  });
 }
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  for (const [name, step] of [["throughput", throughput], ["expiry", expiry], ["provider", provider], ["heap", heap], ["require", requireCost]] as const) {
+  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["provider", provider], ["heap", heap]] as const;
+  const only = process.argv.slice(2);
+  for (const [name, step] of steps) {
+    if (only.length > 0 && !only.includes(name)) continue;
     process.stderr.write(`bench: ${name}…\n`);
     await step();
   }

@@ -10,6 +10,19 @@
  * ```
  * @packageDocumentation
  */
+import { ConfigError } from "../sdk/errors";
+
+// Without this, a program that installed only this package gets MODULE_NOT_FOUND from deep inside
+// token.ts; the peer dependency is optional so that SDK and CLI users need not install Pulumi.
+try {
+  require.resolve("@pulumi/pulumi");
+} catch {
+  throw new ConfigError(
+    'pulumi-dns-account needs @pulumi/pulumi for its Pulumi side: run "npm install @pulumi/pulumi" (the SDK alone is "pulumi-dns-account/sdk")',
+    { field: "@pulumi/pulumi" },
+  );
+}
+
 export { Token } from "./token/token";
 export type { TokenArgs, TokenOutputs, TokenMode } from "./token/types";
 export { type CredentialArgs, getAccessToken, getClient } from "./program";

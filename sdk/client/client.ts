@@ -37,7 +37,7 @@ import {
   proxyAwareAgent,
   type RawResponse,
   resolveBaseUrl,
-  send,
+  sendTo,
   systemClock,
 } from "../http/transport";
 import { USER_AGENT } from "../version";
@@ -65,6 +65,12 @@ export interface ClientOptions {
   retryNonIdempotent?: boolean;
   /** undici dispatcher; default an own keep-alive, proxy-aware agent that `close()` releases. */
   dispatcher?: Dispatcher;
+  /**
+   * Most connections the client's own agent opens to the service (ignored with `dispatcher`).
+   * Default: no cap, as undici's. Cap it when the service or a proxy limits connections per client,
+   * or when many clients share a host; a few connections keep up with hundreds of concurrent calls.
+   */
+  connections?: number;
   allowInsecureHttp?: boolean;
   /** Largest response body read; default 16 MiB. */
   maxBodyBytes?: number;
@@ -131,8 +137,10 @@ export class Client {
   /** Set once the server refused the API key: later calls fail without sending it again. */
   #apiKeyRefused = false;
   readonly #base: URL;
-  /** Origin and path prefix of every call, e.g. `https://api.adguard-dns.io` (built once). */
-  readonly #prefix: string;
+  /** Origin of every call, e.g. `https://api.adguard-dns.io` (built once). */
+  readonly #origin: string;
+  /** Path prefix of every call, from the base URL's path (often empty). */
+  readonly #pathPrefix: string;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #ownsSession: boolean;
@@ -145,7 +153,8 @@ export class Client {
 
   constructor(options: ClientOptions) {
     this.#base = resolveBaseUrl(options.baseUrl, options.allowInsecureHttp);
-    this.#prefix = `${this.#base.origin}${this.#base.pathname.replace(/\/+$/, "")}`;
+    this.#origin = this.#base.origin;
+    this.#pathPrefix = this.#base.pathname.replace(/\/+$/, "");
     this.#timeoutMs = timeoutOf(options.timeoutMs, DEFAULT_API_TIMEOUT_MS);
     this.#policy = retryPolicy(options.retry);
     this.#retryPost = options.retryNonIdempotent ?? false;
@@ -155,7 +164,7 @@ export class Client {
       throw new ConfigError('Pass one of "session", "credentials" or "apiKey"', { field: "credentials" });
     }
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000 });
+    this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000, ...(options.connections !== undefined ? { connections: connectionsOf(options.connections) } : {}) });
     this.#apiKey = undefined;
     if (options.apiKey !== undefined) {
       this.#apiKey = apiKeyOf(options.apiKey);
@@ -265,7 +274,7 @@ export class Client {
     }
     // The template comes from the server: it may name a path on this origin and nothing else.
     const path = operationPath(op.path, args.path);
-    joinPath(this.#prefix, path);
+    joinPath(`${this.#origin}${this.#pathPrefix}`, path);
     return this.#request(path, {
       method: op.method,
       ...(args.query ? { query: args.query } : {}),
@@ -287,7 +296,7 @@ export class Client {
   async #loadOperations(): Promise<Operation[]> {
     let res: RawResponse | undefined;
     for (const path of OPENAPI_PATHS) {
-      res = await send(`${this.#prefix}${path}`, {
+      res = await sendTo({ origin: this.#origin, path: `${this.#pathPrefix}${path}` }, {
         method: "GET",
         headers: { accept: "application/json", "user-agent": USER_AGENT },
         dispatcher: this.#dispatcher,
@@ -306,7 +315,7 @@ export class Client {
       throw new ConfigError("An API key is never sent to a token endpoint", { field: "path" });
     }
     const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || this.#retryPost);
-    let url = `${this.#prefix}${fullPath}`;
+    let path = `${this.#pathPrefix}${fullPath}`;
     if (options.query) {
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(options.query)) {
@@ -314,9 +323,10 @@ export class Client {
         else if (v !== undefined) q.append(k, String(v));
       }
       const text = q.toString();
-      if (text) url += `?${text}`;
+      if (text) path += `?${text}`;
     }
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const target = { origin: this.#origin, path };
     let replayed = false;
     for (let attempt = 0; ; ) {
       let token: string | undefined;
@@ -331,15 +341,14 @@ export class Client {
       }
       let res: RawResponse;
       try {
-        res = await send(url, {
+        res = await sendTo(target, {
           method,
-          headers: {
-            authorization,
-            accept: options.responseType === "bytes" ? "*/*" : "application/json",
-            "user-agent": USER_AGENT,
-            ...(body !== undefined ? { "content-type": "application/json" } : {}),
-          },
-          ...(body !== undefined ? { body } : {}),
+          // Literal objects, no spreads: this runs on every call.
+          headers:
+            body === undefined
+              ? { authorization, accept: options.responseType === "bytes" ? "*/*" : "application/json", "user-agent": USER_AGENT }
+              : { authorization, accept: "application/json", "user-agent": USER_AGENT, "content-type": "application/json" },
+          body,
           dispatcher: this.#dispatcher,
           timeoutMs: this.#timeoutMs,
           signal: options.signal,
@@ -382,6 +391,13 @@ export class Client {
 function apiKeyOf(value: unknown): string {
   if (typeof value !== "string" || !/^[\x21-\x7e]{1,4096}$/.test(value)) {
     throw new ConfigError('"apiKey" must be a non-empty string of printable characters without spaces', { field: "apiKey" });
+  }
+  return value;
+}
+
+function connectionsOf(value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    throw new ConfigError('"connections" must be a positive integer', { field: "connections" });
   }
   return value;
 }

@@ -1,5 +1,9 @@
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from "undici";
-import { ConfigError, ProtocolError, TransportError } from "../errors";
+import type { Agent, Dispatcher } from "undici";
+import { ConfigError, DnsAccountError, ProtocolError, TransportError } from "../errors";
+import { lazy } from "../lazy";
+
+/** undici, loaded on the first request: `require("pulumi-dns-account/sdk")` makes none. */
+const undici = lazy(() => require("undici") as typeof import("undici"));
 
 /** Default base address: the public AdGuard DNS API. */
 export const DEFAULT_BASE_URL = "https://api.adguard-dns.io";
@@ -41,19 +45,139 @@ export function defaultDispatcher(): Dispatcher {
   return sharedAgent;
 }
 
-const PROXY_VARIABLES = ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"];
-
 /**
- * An undici EnvHttpProxyAgent when a proxy variable is set, else a plain Agent: the same behaviour
- * (EnvHttpProxyAgent reads the variables once, when made), without its per-request proxy lookup.
+ * A plain undici Agent when no proxy variable is set (EnvHttpProxyAgent's per-request lookup costs about
+ * 8 %), else a {@link ProxyRouter}: loopback targets go direct, a plain-http target that the proxy
+ * would carry is refused (the proxy would read the credentials), everything else follows
+ * HTTP(S)_PROXY and NO_PROXY. The variables are read once, when the agent is made.
+ *
+ * @example
+ * ```ts
+ * const agent = proxyAwareAgent({ connections: 8 });
+ * ```
  */
 export function proxyAwareAgent(options: Agent.Options, env: NodeJS.ProcessEnv = process.env): Dispatcher {
-  return PROXY_VARIABLES.some((v) => env[v]) ? new EnvHttpProxyAgent(options) : new Agent(options);
+  const { Agent } = undici();
+  const proxy = proxySettings(env);
+  if (!proxy) return new Agent(options);
+  const router = new (proxyRouter())(options, proxy);
+  routers.add(router);
+  return router;
 }
 
-function isLoopback(hostname: string): boolean {
+interface ProxySettings {
+  http: string | undefined;
+  https: string | undefined;
+  noProxy: string;
+}
+
+function proxySettings(env: NodeJS.ProcessEnv): ProxySettings | undefined {
+  const http = env.http_proxy || env.HTTP_PROXY || undefined;
+  const https = env.https_proxy || env.HTTPS_PROXY || http;
+  if (!http && !https) return undefined;
+  return { http, https, noProxy: env.no_proxy ?? env.NO_PROXY ?? "" };
+}
+
+/** NO_PROXY as undici reads it: `*`, or host[:port] entries, a leading `.`/`*.` meaning subdomains too. */
+function bypassesProxy(noProxy: string, hostname: string, port: number): boolean {
+  if (noProxy.trim() === "*") return true;
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (!entry) continue;
+    const m = /^(.+):(\d+)$/.exec(entry);
+    const host = (m ? m[1]! : entry).replace(/^\*?\./, "").toLowerCase();
+    if (m && Number(m[2]) !== port) continue;
+    if (hostname === host || hostname.endsWith(`.${host}`)) return true;
+  }
+  return false;
+}
+
+/** `host:port` of a proxy URL, without any credentials it embeds. */
+function proxyName(proxy: string): string {
+  try {
+    return new URL(proxy).host;
+  } catch {
+    return "(unparsable)";
+  }
+}
+
+type Route = { kind: "direct" } | { kind: "proxy"; proxy: string } | { kind: "refuse" };
+
+/** The proxy routers made here, to name a failing proxy in errors. */
+const routers = new WeakSet<{ route(origin: string): Route }>();
+
+/**
+ * Routes each origin: loopback direct, plain http through a proxy refused, the rest as
+ * EnvHttpProxyAgent would. Decided once per origin. A class made on first use: undici is lazy.
+ */
+const proxyRouter = lazy(() => class ProxyRouter extends undici().Dispatcher {
+  readonly #direct: Dispatcher;
+  readonly #proxied: Dispatcher;
+  readonly #settings: ProxySettings;
+  readonly #routes = new Map<string, Route>();
+
+  constructor(options: Agent.Options, settings: ProxySettings) {
+    super();
+    const { Agent, EnvHttpProxyAgent } = undici();
+    this.#settings = settings;
+    this.#direct = new Agent(options);
+    this.#proxied = new EnvHttpProxyAgent({
+      ...options,
+      ...(settings.http ? { httpProxy: settings.http } : {}),
+      ...(settings.https ? { httpsProxy: settings.https } : {}),
+      noProxy: settings.noProxy,
+    });
+  }
+
+  /** How requests to `origin` travel; the proxy's `host:port` when one carries them. */
+  route(origin: string): Route {
+    let route = this.#routes.get(origin);
+    if (!route) {
+      const url = new URL(origin);
+      const hostname = url.hostname.toLowerCase();
+      const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+      const proxy = url.protocol === "https:" ? this.#settings.https : this.#settings.http;
+      if (isLoopback(hostname) || !proxy || bypassesProxy(this.#settings.noProxy, url.host.replace(/:\d*$/, "").toLowerCase(), port)) {
+        route = { kind: "direct" };
+      } else if (url.protocol !== "https:") {
+        route = { kind: "refuse" };
+      } else {
+        route = { kind: "proxy", proxy: proxyName(proxy) };
+      }
+      this.#routes.set(origin, route);
+    }
+    return route;
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = String(options.origin);
+    const route = this.route(origin.endsWith("/") ? origin.slice(0, -1) : origin);
+    if (route.kind === "refuse") {
+      const err = new ConfigError(
+        '"baseUrl" uses plain http:// and HTTP_PROXY would carry its credentials in clear; use https://, or list the host in NO_PROXY',
+        { field: "baseUrl" },
+      );
+      (handler as { onError?(e: Error): void }).onError?.(err);
+      return false;
+    }
+    return (route.kind === "direct" ? this.#direct : this.#proxied).dispatch(options, handler);
+  }
+
+  override async close(): Promise<void> {
+    await Promise.all([this.#direct.close(), this.#proxied.close()]);
+  }
+
+  override async destroy(): Promise<void> {
+    await Promise.all([this.#direct.destroy(), this.#proxied.destroy()]);
+  }
+});
+
+/**
+ * Loopback as far as plain http:// is concerned: `localhost`, 127.0.0.0/8 and `::1` only. Other
+ * `*.localhost` names go through DNS, which could send them anywhere.
+ */
+export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+  return host === "localhost" || host === "::1" || /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(host);
 }
 
 /**
@@ -109,7 +233,7 @@ export interface RawResponse {
 export interface SendInit {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | undefined;
   dispatcher?: Dispatcher | undefined;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
@@ -117,70 +241,191 @@ export interface SendInit {
   maxBodyBytes?: number;
 }
 
-/** Timeouts shorter than this use a precise timer; longer ones undici's cheap, coarse ones. */
-const PRECISE_TIMEOUT_BELOW_MS = 5_000;
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 
-function hostOf(url: URL | string): string {
-  return typeof url === "string" ? new URL(url).host : url.host;
+/** Where a request goes: an origin (`https://host:port`) and a path with its query. */
+export interface Target {
+  origin: string;
+  path: string;
 }
 
 /**
  * Sends one request and reads the whole body (at most {@link MAX_BODY_BYTES}). Redirects are never
  * followed. Maps failures to {@link TransportError} (`timeout`, `network`) and an oversize body to
- * {@link ProtocolError}; neither message contains the URL's query, which may carry a token.
+ * {@link ProtocolError}; neither message contains the URL's path or query, which may carry a token.
  *
- * The timeout is a whole-request deadline built from undici's own headers and body timeouts (no timer
- * or AbortController per request: they cost about 15 % of throughput) plus a check of the deadline at
- * every body chunk, so a server that drips its body slowly is cut off too. Timeouts under 5 s, which
- * undici's coarse timers would overshoot, use a precise timer signal.
+ * `timeoutMs` is a deadline for the whole request (connect, headers and body together): whatever
+ * the server does, the promise settles by then.
+ *
+ * @example
+ * ```ts
+ * const res = await send("https://api.adguard-dns.io/oapi/v1/account/limits", {
+ *   method: "GET", headers: { authorization: `Bearer ${token}` }, timeoutMs: 30_000,
+ * });
+ * ```
  */
-export async function send(url: URL | string, init: SendInit): Promise<RawResponse> {
-  const deadline = performance.now() + init.timeoutMs;
-  const timedOut = (): TransportError =>
-    new TransportError("timeout", `No complete response from ${hostOf(url)} within ${init.timeoutMs} ms`);
-  // undici's own timeouts tick about once a second: fine for the default 30 s, too coarse for short
-  // timeouts, which get a precise timer signal instead.
-  const precise = init.timeoutMs < PRECISE_TIMEOUT_BELOW_MS ? AbortSignal.timeout(init.timeoutMs) : undefined;
-  const signal = precise && init.signal ? AbortSignal.any([init.signal, precise]) : (precise ?? init.signal);
-  try {
-    const res = await request(url, {
-      method: init.method,
-      headers: init.headers,
-      body: init.body ?? null,
-      dispatcher: init.dispatcher ?? defaultDispatcher(),
-      headersTimeout: init.timeoutMs,
-      bodyTimeout: init.timeoutMs,
-      ...(signal ? { signal } : {}),
-    });
-    const limit = init.maxBodyBytes ?? MAX_BODY_BYTES;
-    const tooLarge = (): ProtocolError => {
-      res.body.destroy();
-      const shown = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
-      return new ProtocolError(`The response body is larger than ${shown}`, { field: "body", status: res.statusCode });
-    };
-    const declared = Number(res.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > limit) throw tooLarge();
-      if (performance.now() > deadline) {
-        res.body.destroy();
-        throw timedOut();
-      }
-      chunks.push(chunk as Buffer);
+export function send(url: URL | string, init: SendInit): Promise<RawResponse> {
+  const u = typeof url === "string" ? new URL(url) : url;
+  return sendTo({ origin: u.origin, path: `${u.pathname}${u.search}` }, init);
+}
+
+/**
+ * {@link send} for a pre-split target: the client's hot path, which builds no URL object per call.
+ *
+ * @example
+ * ```ts
+ * await sendTo({ origin: "http://127.0.0.1:8787", path: "/oapi/v1/devices" }, { method: "GET", headers: {}, timeoutMs: 5_000 });
+ * ```
+ */
+export function sendTo(target: Target, init: SendInit): Promise<RawResponse> {
+  const dispatcher = init.dispatcher ?? defaultDispatcher();
+  return new Promise<RawResponse>((resolve, reject) => {
+    const collector = new Collector(resolve, reject, target.origin, init, dispatcher);
+    try {
+      dispatcher.dispatch(
+        { origin: target.origin, path: target.path, method: init.method, headers: init.headers, body: init.body ?? null, headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs },
+        collector as Dispatcher.DispatchHandler,
+      );
+    } catch (err) {
+      collector.onError(err as Error);
     }
-    return { status: res.statusCode, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
-  } catch (err) {
-    if (err instanceof ProtocolError || err instanceof TransportError) throw err;
-    if (precise?.aborted) throw timedOut();
-    if (init.signal?.aborted) throw init.signal.reason;
+  });
+}
+
+/**
+ * Collects one response for {@link sendTo}: undici's own dispatch handler interface, with no stream
+ * or AbortSignal per request (they cost more than the rest of the call). One timer holds the
+ * whole-request deadline; it settles the promise even while undici is still connecting, and aborts
+ * the request as soon as undici hands over its abort function.
+ */
+class Collector {
+  #abort: ((err: Error) => void) | undefined;
+  #done = false;
+  #status = 0;
+  #headers: RawResponse["headers"] = {};
+  #chunks: Buffer[] = [];
+  #size = 0;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #onAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly resolve: (res: RawResponse) => void,
+    private readonly reject: (err: unknown) => void,
+    private readonly origin: string,
+    private readonly init: SendInit,
+    private readonly dispatcher: Dispatcher,
+  ) {
+    this.#timer = setTimeout(() => this.#fail(this.#timedOut()), init.timeoutMs);
+    const signal = init.signal;
+    if (signal) {
+      if (signal.aborted) {
+        this.#onAbort = undefined;
+        this.#fail(signal.reason);
+      } else {
+        this.#onAbort = () => this.#fail(signal.reason);
+        signal.addEventListener("abort", this.#onAbort, { once: true });
+      }
+    }
+  }
+
+  onConnect(abort: (err: Error) => void): void {
+    if (this.#done) abort(new TransportError("timeout", "aborted"));
+    else this.#abort = abort;
+  }
+
+  onHeaders(status: number, raw: Buffer[] | string[] | null): boolean {
+    if (this.#done) return false;
+    if (status < 200) return true; // 1xx: informational, the real answer follows
+    this.#status = status;
+    const headers: RawResponse["headers"] = Object.create(null);
+    if (raw) {
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const key = raw[i]!.toString().toLowerCase();
+        const value = raw[i + 1]!.toString("latin1");
+        const had = headers[key];
+        headers[key] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+      }
+    }
+    this.#headers = headers;
+    const declared = Number(headers["content-length"]);
+    if (Number.isFinite(declared) && declared > this.#limit) {
+      this.#fail(this.#tooLarge());
+      return false;
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.#done) return false;
+    this.#size += chunk.length;
+    if (this.#size > this.#limit) {
+      this.#fail(this.#tooLarge());
+      return false;
+    }
+    this.#chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.#done) return;
+    this.#settle();
+    const chunks = this.#chunks;
+    this.resolve({ status: this.#status, headers: this.#headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size) });
+  }
+
+  onError(err: Error): void {
+    if (this.#done) return;
+    this.#fail(this.#mapError(err));
+  }
+
+  onUpgrade(): void {
+    this.#fail(new ProtocolError("The server switched protocols", { field: "body" }));
+  }
+
+  get #limit(): number {
+    return this.init.maxBodyBytes ?? MAX_BODY_BYTES;
+  }
+
+  #settle(): void {
+    this.#done = true;
+    clearTimeout(this.#timer);
+    if (this.#onAbort) this.init.signal!.removeEventListener("abort", this.#onAbort);
+  }
+
+  #fail(err: unknown): void {
+    if (this.#done) return;
+    this.#settle();
+    // Releases the connection; undici's own onError then arrives here and is ignored.
+    this.#abort?.(err instanceof Error ? err : new Error("aborted"));
+    this.reject(err);
+  }
+
+  #host(): string {
+    return this.origin.replace(/^[a-z]+:\/\//i, "");
+  }
+
+  #timedOut(): TransportError {
+    return new TransportError("timeout", `No complete response from ${this.#host()} within ${this.init.timeoutMs} ms`);
+  }
+
+  #tooLarge(): ProtocolError {
+    const limit = this.#limit;
+    const shown = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
+    return new ProtocolError(`The response body is larger than ${shown}`, { field: "body", status: this.#status });
+  }
+
+  #mapError(err: Error): Error {
+    if (err instanceof DnsAccountError) return err;
     const code = (err as { code?: unknown }).code;
-    if (typeof code === "string" && TIMEOUT_CODES.has(code)) throw timedOut();
+    if (typeof code === "string" && TIMEOUT_CODES.has(code)) return this.#timedOut();
     const detail = typeof code === "string" && /^[A-Z_]{1,40}$/.test(code) ? ` (${code})` : "";
-    throw new TransportError("network", `Request to ${hostOf(url)} failed${detail}`, { cause: err });
+    const d = this.dispatcher as unknown as { route(origin: string): Route };
+    const route = routers.has(d) ? d.route(this.origin) : undefined;
+    if (route?.kind === "proxy") {
+      // Through a proxy, a refused or failed connection is the proxy's: say so, or users chase the API.
+      return new TransportError("network", `The proxy ${route.proxy} (HTTPS_PROXY) failed to carry the request to ${this.#host()}${detail}`, { cause: err });
+    }
+    return new TransportError("network", `Request to ${this.#host()} failed${detail}`, { cause: err });
   }
 }
 

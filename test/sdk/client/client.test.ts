@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import {
   ConfigError,
@@ -207,6 +209,29 @@ describe("createClient against the emulator", () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it("connections caps the client's own agent: 20 concurrent calls over one connection", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    let opened = 0;
+    server.on("connection", () => opened++);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const session = new Session({ baseUrl: url, credentials: { accessToken: "t", tokenType: "bearer", expiresIn: 3600, expiresAt: Number.POSITIVE_INFINITY } });
+    const capped = createClient({ baseUrl: url, session, connections: 1 });
+    try {
+      await Promise.all(Array.from({ length: 20 }, () => capped.request({ path: "/x" })));
+      assert.equal(opened, 1);
+      for (const bad of [0, 1.5, -1, "2"]) {
+        assert.throws(() => createClient({ baseUrl: url, session, connections: bad as number }), (e: unknown) => e instanceof ConfigError && e.field === "connections");
+      }
+    } finally {
+      await capped.close();
+      server.closeAllConnections();
+      server.close();
     }
   });
 

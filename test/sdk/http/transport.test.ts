@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { _repoRoot } from "../../support/helpers";
 import { ConfigError, DEFAULT_BASE_URL, parseRetryAfter, resolveBaseUrl } from "../../../sdk";
 
 describe("resolveBaseUrl", () => {
@@ -19,6 +22,12 @@ describe("resolveBaseUrl", () => {
       return true;
     });
     assert.equal(resolveBaseUrl("http://dns.example.com", true).host, "dns.example.com");
+  });
+
+  it("counts only localhost, 127.0.0.0/8 and [::1] as loopback: *.localhost goes through DNS, so it is not", () => {
+    for (const name of ["http://api.localhost:8787", "http://localhost.example.com", "http://127.0.0.1.example.com", "http://127.0.0.300"]) {
+      assert.throws(() => resolveBaseUrl(name), (err: unknown) => err instanceof ConfigError && err.field === "baseUrl", name);
+    }
   });
 
   it("refuses malformed URLs, other schemes, credentials and queries, naming the field not the value", () => {
@@ -44,5 +53,13 @@ describe("parseRetryAfter", () => {
     assert.equal(parseRetryAfter(new Date(1_000).toUTCString(), 4_000), 0);
     assert.equal(parseRetryAfter("soon", 0), undefined);
     assert.equal(parseRetryAfter(undefined, 0), undefined);
+  });
+});
+
+describe("loading the SDK", () => {
+  it("require(\"pulumi-dns-account/sdk\") loads neither undici nor zod: both wait for the first request", () => {
+    const sdk = path.join(_repoRoot(), "dist", "sdk");
+    const code = `require(${JSON.stringify(sdk)}); console.log(JSON.stringify(Object.keys(require.cache).filter((k) => /node_modules[\\/\\\\](undici|zod)[\\/\\\\]/.test(k)).length))`;
+    assert.equal(execFileSync(process.execPath, ["-e", code], { encoding: "utf8" }).trim(), "0");
   });
 });
