@@ -66,6 +66,8 @@ export interface TokenStoreOptions {
   retry?: RetryOptions;
   /** How long to wait for another process's lock, in ms; default 30 000. */
   lockWaitMs?: number;
+  /** Allow refreshing over `http://` to a non-loopback host (e.g. an emulator in docker-compose). */
+  allowInsecureHttp?: boolean;
 }
 
 /**
@@ -203,6 +205,7 @@ export class TokenStore {
           baseUrl: p.baseUrl ?? DEFAULT_BASE_URL,
           refreshToken: p.refreshToken!,
           clock: this.#clock,
+          ...(this.#options.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
           ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
         }),
       );

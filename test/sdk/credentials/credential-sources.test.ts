@@ -87,9 +87,14 @@ describe("credential sources", () => {
     assert.equal(await first({ credentials: { accessToken: "opt" }, env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store }), "options");
     assert.equal(await first({ env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store }), "environment");
     assert.equal(await first({ env, store }), "profile");
-    assert.equal(await first({ env, store, profile: "other" }), "command");
-    const none = await _rejects(resolveCredential(defaultCredentialChain({ env: {}, store, profile: "other" })));
+    assert.equal(await first({ env: { ...env, DNS_ACCOUNT_PROFILE: "other" }, store }), "command");
+    const none = await _rejects(resolveCredential(defaultCredentialChain({ env: { DNS_ACCOUNT_PROFILE: "other" }, store })));
     assert.ok(none instanceof NoCredentialsError);
     assert.match(none.message, /tried: options, environment, profile, command/);
+    // An explicit profile negates the environment and the command (as in botocore), and must exist.
+    assert.equal(await first({ env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store, profile: "default" }), "profile");
+    const missing = await _rejects(resolveCredential(defaultCredentialChain({ env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store, profile: "other" })));
+    assert.ok(missing instanceof NoCredentialsError);
+    assert.match(missing.message, /^No profile "other" in /);
   });
 });
