@@ -62,6 +62,7 @@ export {
 export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type RequestOptions } from "./client/client";
 export { type Operation, parseOperations } from "./client/operations";
 export * from "./client/api-schemas";
+export type { Schema } from "./schema";
 export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./client/shared-session";
 export { type Profile, STORE_FILE, type StoreData, TokenStore, type TokenStoreOptions, defaultStoreDir } from "./credentials/token-store";
 export { type CredentialProcessOptions, type ProcessCredentials, runCredentialProcess } from "./credentials/credential-process";

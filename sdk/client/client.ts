@@ -1,16 +1,18 @@
 import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
-import type { z } from "zod";
+import type { Schema } from "../schema";
 import {
   type AccountLimits,
   accountLimitsSchema,
   type Device,
   type DeviceCreate,
   type DeviceUpdate,
+  deviceListSchema,
   deviceSchema,
   type DnsServer,
   type DnsServerCreate,
   type DnsServerUpdate,
+  dnsServerListSchema,
   dnsServerSchema,
   errorResponseSchema,
 } from "./api-schemas";
@@ -65,7 +67,7 @@ export interface RequestOptions<T> {
   /** JSON body (buffered, so it can be replayed after a refresh). */
   body?: unknown;
   /** zod schema the response must match; failures are ProtocolErrors naming the field. */
-  schema?: z.ZodType<T>;
+  schema?: Schema<T>;
   /** Retry on transient failures; default true for idempotent methods, `retryNonIdempotent` otherwise. */
   retry?: boolean;
   signal?: AbortSignal;
@@ -149,7 +151,7 @@ export class Client {
 
   /** Devices: list, get, create, update, remove. */
   readonly devices = {
-    list: (): Promise<Device[]> => this.request({ path: "/devices", schema: deviceSchema().array() }),
+    list: (): Promise<Device[]> => this.request({ path: "/devices", schema: deviceListSchema() }),
     get: async (id: string): Promise<Device> => this.request({ path: `/devices/${seg(id, "id")}`, schema: deviceSchema() }),
     create: (body: DeviceCreate): Promise<Device> => this.request({ method: "POST", path: "/devices", body, schema: deviceSchema() }),
     update: async (id: string, body: DeviceUpdate): Promise<void> => {
@@ -162,7 +164,7 @@ export class Client {
 
   /** DNS servers (profiles): list, get, create, update, remove. */
   readonly dnsServers = {
-    list: (): Promise<DnsServer[]> => this.request({ path: "/dns_servers", schema: dnsServerSchema().array() }),
+    list: (): Promise<DnsServer[]> => this.request({ path: "/dns_servers", schema: dnsServerListSchema() }),
     get: async (id: string): Promise<DnsServer> => this.request({ path: `/dns_servers/${seg(id, "id")}`, schema: dnsServerSchema() }),
     create: (body: DnsServerCreate): Promise<DnsServer> =>
       this.request({ method: "POST", path: "/dns_servers", body, schema: dnsServerSchema() }),
@@ -312,7 +314,7 @@ function seg(value: string, field: string): string {
 }
 
 /** Turns an API response into a value or a typed error. */
-export function parseApiResponse<T>(res: RawResponse, method: string, schema: z.ZodType<T> | undefined, now = Date.now()): T {
+export function parseApiResponse<T>(res: RawResponse, method: string, schema: Schema<T> | undefined, now = Date.now()): T {
   if (res.status >= 200 && res.status < 300) {
     if (res.body.length === 0 || method === "HEAD") return undefined as T;
     const value = decodeJson(res);

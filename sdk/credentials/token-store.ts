@@ -1,7 +1,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { z } from "zod";
+import type { Schema } from "../schema";
 import { InvalidGrantError, NoCredentialsError, StoreError } from "../errors";
 import { refreshToken } from "../auth/grants";
 import { lazy, zod } from "../lazy";
@@ -15,7 +15,21 @@ import type { Dispatcher } from "undici";
 const lockfile = lazy(() => require("proper-lockfile") as typeof import("proper-lockfile"));
 const writeFileAtomic = lazy(() => require("write-file-atomic") as typeof import("write-file-atomic"));
 
-const profileSchema = lazy(() => {
+/**
+ * A named profile: base URL, username and tokens (`expiresAt` in epoch ms, `expiresIn` in seconds).
+ * Never a password, never an MFA code. A browser (implicit-grant) login leaves no refresh token.
+ */
+export interface Profile {
+  baseUrl: string;
+  username?: string | undefined;
+  refreshToken?: string | undefined;
+  accessToken?: string | undefined;
+  expiresAt?: number | undefined;
+  expiresIn?: number | undefined;
+  updatedAt?: string | undefined;
+}
+
+const profileZod = lazy(() => {
   const { z } = zod();
   return z.strictObject({
   baseUrl: z.string().min(1),
@@ -28,19 +42,16 @@ const profileSchema = lazy(() => {
 });
 });
 
-/**
- * A named profile: base URL, username and tokens (`expiresAt` in epoch ms, `expiresIn` in seconds).
- * Never a password, never an MFA code. A browser (implicit-grant) login leaves no refresh token.
- */
-export type Profile = z.infer<ReturnType<typeof profileSchema>>;
-
-const storeSchema = lazy(() => {
-  const { z } = zod();
-  return z.object({ version: z.literal(1), profiles: z.record(z.string().min(1), profileSchema()) });
-});
-
 /** The whole store file. */
-export type StoreData = z.infer<ReturnType<typeof storeSchema>>;
+export interface StoreData {
+  version: 1;
+  profiles: Record<string, Profile>;
+}
+
+const storeSchema: () => Schema<StoreData> = lazy(() => {
+  const { z } = zod();
+  return z.object({ version: z.literal(1), profiles: z.record(z.string().min(1), profileZod()) });
+});
 
 /** File name of the store inside its folder. */
 export const STORE_FILE = "credentials.json";

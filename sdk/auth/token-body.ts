@@ -1,0 +1,16 @@
+import { lazy, zod } from "../lazy";
+
+// The zod form of the token body, for modules that extend it (authorize.ts). Public declarations use
+// `tokenBodySchema` from token-response.ts, typed without zod.
+
+/** Shape of a successful token body; `expires_in` may come as a numeric string. Built on first use. */
+export const tokenBodyZod = lazy(() => {
+  const { z } = zod();
+  const positiveInteger = z.union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)]).pipe(z.number().int().positive());
+  return z.object({
+    access_token: z.string().min(1),
+    token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),
+    expires_in: positiveInteger,
+    refresh_token: z.string().min(1).optional(),
+  });
+});
