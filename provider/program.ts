@@ -3,7 +3,7 @@ import type { Client } from "../sdk/client/client";
 import { ConfigError } from "../sdk/errors";
 import type { SessionCredentials } from "../sdk/session";
 import { sharedClient, sharedSession } from "../sdk/client/shared-session";
-import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
+import { allowInsecureHttpFrom, type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
 
 /**
  * Credentials for {@link getAccessToken} and {@link getClient}; anything missing comes from stack config
@@ -24,7 +24,7 @@ function programConfig(): CredentialFields {
   return fromConfig((key) => pulumi.runtime.getConfig(key));
 }
 
-async function sessionArgs(args: Plain): Promise<{ baseUrl: string; credentials: SessionCredentials }> {
+async function sessionArgs(args: Plain): Promise<{ baseUrl: string; credentials: SessionCredentials; allowInsecureHttp?: true }> {
   const r = resolveCredentials([
     ["args", args],
     ["config", programConfig()],
@@ -38,7 +38,8 @@ async function sessionArgs(args: Plain): Promise<{ baseUrl: string; credentials:
       : u.mode === "refreshToken"
         ? { refreshToken: u.refreshToken }
         : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
-  return { baseUrl: u.baseUrl, credentials };
+  const insecure = allowInsecureHttpFrom((key) => pulumi.runtime.getConfig(key)) ? { allowInsecureHttp: true as const } : {};
+  return { baseUrl: u.baseUrl, credentials, ...insecure };
 }
 
 /**
@@ -52,8 +53,7 @@ async function sessionArgs(args: Plain): Promise<{ baseUrl: string; credentials:
  * ```
  */
 export async function getClient(args: Plain = {}): Promise<Client> {
-  const { baseUrl, credentials } = await sessionArgs(args);
-  return sharedClient({ baseUrl, credentials });
+  return sharedClient(await sessionArgs(args));
 }
 
 /**
@@ -69,8 +69,7 @@ export async function getClient(args: Plain = {}): Promise<Client> {
 export function getAccessToken(args: CredentialArgs = {}): pulumi.Output<string> {
   return pulumi.secret(
     pulumi.output(args).apply(async (plain) => {
-      const { baseUrl, credentials } = await sessionArgs(plain as Plain);
-      return sharedSession({ baseUrl, credentials }).accessToken();
+      return sharedSession(await sessionArgs(plain as Plain)).accessToken();
     }),
   );
 }

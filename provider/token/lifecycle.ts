@@ -6,6 +6,7 @@ import { revokeToken } from "../../sdk/auth/revoke";
 import type { TokenSet } from "../../sdk/auth/token-response";
 import { resolveBaseUrl } from "../../sdk/http/transport";
 import {
+  allowInsecureHttpFrom,
   type CredentialFields,
   type CredentialSource,
   fromConfig,
@@ -23,19 +24,23 @@ const DAY_SECONDS = 86_400;
 
 /** Stack config read by `configure()` in the provider host; never serialized. */
 let stackConfig: CredentialFields = {};
+/** `dns-account:allowInsecureHttp` (or DNS_ACCOUNT_ALLOW_INSECURE_HTTP), spread into every token call. */
+let insecure: { allowInsecureHttp?: true } = {};
 
 /**
  * Reads the stack config (`dns-account:*`) in the provider host. Called once per host process by the
  * dynamic-provider host before any other method.
  */
 export async function configure(req: dynamic.ConfigureRequest): Promise<void> {
-  stackConfig = fromConfig((key) => {
+  const get = (key: string): string | undefined => {
     try {
       return req.config.get(key);
     } catch {
       return undefined;
     }
-  });
+  };
+  stackConfig = fromConfig(get);
+  insecure = allowInsecureHttpFrom(get) ? { allowInsecureHttp: true } : {};
 }
 
 function isUnknown(v: unknown): boolean {
@@ -84,7 +89,7 @@ export async function check(_olds: TokenInputs, news: TokenInputs): Promise<dyna
     const sources = credentialSources(news);
     const baseUrl = sources.map(([, s]) => s.baseUrl).find((v) => typeof v === "string" && v !== "");
     try {
-      resolveBaseUrl(baseUrl);
+      resolveBaseUrl(baseUrl, Boolean(insecure.allowInsecureHttp));
     } catch (err) {
       failures.push({ property: "baseUrl", reason: (err as Error).message });
     }
@@ -153,8 +158,8 @@ export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<
     const { creds, fromStore } = await resolve(inputs);
     const set =
       creds.mode === "password"
-        ? await issueToken({ baseUrl: creds.baseUrl, username: creds.username, password: creds.password, ...(creds.mfaToken ? { mfaToken: creds.mfaToken } : {}) })
-        : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken });
+        ? await issueToken({ baseUrl: creds.baseUrl, username: creds.username, password: creds.password, ...insecure, ...(creds.mfaToken ? { mfaToken: creds.mfaToken } : {}) })
+        : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken, ...insecure });
     const outs = withTokens(
       {
         baseUrl: creds.baseUrl,
@@ -228,7 +233,7 @@ export async function diff(_id: string, olds: TokenOutputs, news: TokenInputs): 
 /** Renews the access token with the refresh grant; the refresh token stays the same. */
 export async function update(_id: string, olds: TokenOutputs, news: TokenInputs): Promise<dynamic.UpdateResult<TokenOutputs>> {
   try {
-    const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken });
+    const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken, ...insecure });
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, keepers: _k, rotationPeriodSeconds: _p, renewBeforeSeconds: _b, ...base } = olds;
     return { outs: withTokens({ ...base, ...settings(news, olds.revokeOnDelete) }, set) };
   } catch (err) {
@@ -243,7 +248,7 @@ export async function update(_id: string, olds: TokenOutputs, news: TokenInputs)
 export async function read(id: string, props: TokenOutputs): Promise<dynamic.ReadResult<TokenOutputs>> {
   if (!props?.refreshToken) return {};
   try {
-    const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken });
+    const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure });
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = props;
     return { id, props: withTokens(base, set) };
   } catch (err) {
@@ -256,7 +261,7 @@ export async function read(id: string, props: TokenOutputs): Promise<dynamic.Rea
 export async function remove(_id: string, props: TokenOutputs): Promise<void> {
   if (props?.revokeOnDelete === false || !props?.refreshToken) return;
   try {
-    await revokeToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken });
+    await revokeToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure });
   } catch (err) {
     throw explain("Revoking the token failed", err);
   }

@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import http from "node:http";
-import net from "node:net";
-import type { Duplex } from "node:stream";
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../../sdk";
 import { _assertNoSecrets, _rejects, _repoRoot, _waitForLine } from "../../support/helpers";
+import { _namedHostProxy } from "./_proxy";
 import { CLI, _cli as cli, _hasScript as hasScript, _onTty as onTty } from "./_cli";
 
 const PASSWORD = "pw-CLI-LEAK-8d2b61f0";
@@ -325,37 +323,13 @@ describe("dns-account CLI", function () {
 
   it("--allow-insecure-http / DNS_ACCOUNT_ALLOW_INSECURE_HTTP: an emulator at http://emulator:8787 (docker-compose) is usable", async () => {
     // A forward proxy on loopback stands in for docker's network: "emulator" resolves only through it.
-    const hosts: string[] = [];
-    const emuUrl = new URL(emu.url);
-    const proxy = http.createServer((req, res) => {
-      const target = new URL(req.url!);
-      hosts.push(target.host);
-      const upstream = http.request({ host: emuUrl.hostname, port: emuUrl.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (r) => {
-        res.writeHead(r.statusCode!, r.headers);
-        r.pipe(res);
-      });
-      upstream.on("error", () => res.destroy());
-      req.pipe(upstream);
-    });
-    // undici tunnels through the proxy with CONNECT.
-    proxy.on("connect", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-      hosts.push(req.url!);
-      if (req.url !== "emulator:8787") return void socket.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
-      const upstream = net.connect(Number(emuUrl.port), emuUrl.hostname, () => {
-        socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on("error", () => socket.destroy());
-      socket.on("error", () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const proxy = await _namedHostProxy(emu.url, "emulator:8787");
+    const hosts = proxy.hosts;
     const other = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-insecure-"));
     const base = {
       DNS_ACCOUNT_CONFIG_DIR: other,
       DNS_ACCOUNT_BASE_URL: "http://emulator:8787",
-      HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`,
+      HTTP_PROXY: proxy.url,
       http_proxy: undefined,
       NO_PROXY: "",
       no_proxy: undefined,
@@ -378,8 +352,7 @@ describe("dns-account CLI", function () {
       secrets.push(refreshed.stdout.trim());
       assert.ok(hosts.length >= 2 && hosts.every((h) => h === "emulator:8787"), hosts.join(","));
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
   });
 });
