@@ -161,3 +161,20 @@ export async function usableCredentials(r: ResolvedCredentials, env: NodeJS.Proc
   if (out.refreshToken) return { mode: "refreshToken", baseUrl, refreshToken: out.refreshToken, source: r.source };
   return { mode: "accessToken", baseUrl, accessToken: out.accessToken!, expiresAt: out.expiresAt ?? Number.POSITIVE_INFINITY, source: r.source };
 }
+
+/** Stack config key that allows `http://` to a non-loopback host (e.g. an emulator in docker-compose). */
+export const ALLOW_INSECURE_HTTP_KEY = "dns-account:allowInsecureHttp";
+
+/**
+ * `dns-account:allowInsecureHttp`, else `DNS_ACCOUNT_ALLOW_INSECURE_HTTP`: `true`, `1` or `yes` allow
+ * `http://` to a host other than loopback (tokens then cross that network in clear).
+ *
+ * @example
+ * ```ts
+ * const allow = allowInsecureHttpFrom((key) => pulumi.runtime.getConfig(key));
+ * ```
+ */
+export function allowInsecureHttpFrom(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = get(ALLOW_INSECURE_HTTP_KEY) ?? env.DNS_ACCOUNT_ALLOW_INSECURE_HTTP;
+  return /^(1|true|yes)$/i.test(value ?? "");
+}

@@ -3,7 +3,7 @@ import type { Client } from "../sdk/client/client";
 import { ConfigError } from "../sdk/errors";
 import type { Session, SessionCredentials } from "../sdk/session";
 import { sharedClient, sharedSession } from "../sdk/client/shared-session";
-import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
+import { allowInsecureHttpFrom, type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
 
 /**
  * Credentials for {@link getAccessToken} and {@link getClient}. Every field is optional and may be an
@@ -78,7 +78,9 @@ async function plainArgs(args: CredentialArgs): Promise<Plain> {
   return out;
 }
 
-async function sessionArgs(args: Plain, options: { apiKey?: boolean } = {}): Promise<{ baseUrl: string; credentials: SessionCredentials } | { baseUrl: string; apiKey: string }> {
+type Resolved = ({ baseUrl: string; credentials: SessionCredentials } | { baseUrl: string; apiKey: string }) & { allowInsecureHttp?: true };
+
+async function sessionArgs(args: Plain, options: { apiKey?: boolean } = {}): Promise<Resolved> {
   const r = resolveCredentials(
     [
       ["args", args],
@@ -89,9 +91,10 @@ async function sessionArgs(args: Plain, options: { apiKey?: boolean } = {}): Pro
   );
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const u = await usableCredentials(r);
+  const insecure = allowInsecureHttpFrom((key) => pulumi.runtime.getConfig(key)) ? { allowInsecureHttp: true as const } : {};
   if (u.mode === "apiKey") {
     if (!options.apiKey) throw new ConfigError("An API key has no access token: use getClient, or give a password or refresh token", { field: "apiKey" });
-    return { baseUrl: u.baseUrl, apiKey: u.apiKey };
+    return { baseUrl: u.baseUrl, apiKey: u.apiKey, ...insecure };
   }
   const credentials: SessionCredentials =
     u.mode === "password"
@@ -99,7 +102,7 @@ async function sessionArgs(args: Plain, options: { apiKey?: boolean } = {}): Pro
       : u.mode === "refreshToken"
         ? { refreshToken: u.refreshToken }
         : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
-  return { baseUrl: u.baseUrl, credentials };
+  return { baseUrl: u.baseUrl, credentials, ...insecure };
 }
 
 // Sessions that log in with a password mint a refresh token each run; they are revoked when the process
@@ -149,16 +152,16 @@ function revokeAtExit(session: Session): void {
   }
 }
 
-async function session(args: CredentialArgs): Promise<{ baseUrl: string; credentials: SessionCredentials; session: Session }> {
+async function session(args: CredentialArgs): Promise<{ session: Session }> {
   const resolved = await sessionArgs(await plainArgs(args));
   if ("apiKey" in resolved) throw new ConfigError("An API key has no access token", { field: "apiKey" });
   return sharedFor(resolved);
 }
 
-function sharedFor({ baseUrl, credentials }: { baseUrl: string; credentials: SessionCredentials }): { baseUrl: string; credentials: SessionCredentials; session: Session } {
-  const s = sharedSession({ baseUrl, credentials });
-  if ("password" in credentials) revokeAtExit(s);
-  return { baseUrl, credentials, session: s };
+function sharedFor(options: { baseUrl: string; credentials: SessionCredentials; allowInsecureHttp?: true }): { session: Session } {
+  const s = sharedSession(options);
+  if ("password" in options.credentials) revokeAtExit(s);
+  return { session: s };
 }
 
 /**
@@ -174,9 +177,9 @@ function sharedFor({ baseUrl, credentials }: { baseUrl: string; credentials: Ses
  */
 export async function getClient(args: CredentialArgs = {}): Promise<Client> {
   const resolved = await sessionArgs(await plainArgs(args), { apiKey: true });
-  if ("apiKey" in resolved) return sharedClient({ baseUrl: resolved.baseUrl, apiKey: resolved.apiKey });
-  const { baseUrl, credentials } = sharedFor(resolved);
-  return sharedClient({ baseUrl, credentials });
+  if ("apiKey" in resolved) return sharedClient(resolved);
+  sharedFor(resolved);
+  return sharedClient(resolved);
 }
 
 /**

@@ -86,6 +86,7 @@ export type {
 export type * as api from "./client/model";
 export { type Operation, parseOperations } from "./client/operations";
 export * from "./client/api-schemas";
+export type { ValidationResult, Validator } from "./schema";
 export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./client/shared-session";
 export { type Profile, STORE_FILE, type StoreData, TokenStore, type TokenStoreOptions, defaultStoreDir } from "./credentials/token-store";
 export { credentialCommandEnv, type CredentialProcessOptions, type ProcessCredentials, runCredentialProcess } from "./credentials/credential-process";

@@ -52,7 +52,10 @@ async function withHost(emu: Emulator): Promise<void> {
     const renewDiff = await host.diff(token.id, URN, nearExpiry, inputs);
     const renewed = await host.update(token.id, URN, nearExpiry, inputs);
     const same = renewed.properties.refreshToken === token.properties.refreshToken;
-    step(`Renew (diff: ${renewDiff.changes}, replaces: ${renewDiff.replaces.length ? renewDiff.replaces.join(", ") : "none"}): ${show(renewed.properties)}; refresh token ${same ? "unchanged" : "changed"}`);
+    step(
+      `Renew, as if an hour had passed (state rewritten to expire at ${nearExpiry.expiresAt}; diff: ${renewDiff.changes}, ` +
+        `replaces: ${renewDiff.replaces.length ? renewDiff.replaces.join(", ") : "none"}): ${show(renewed.properties)}; refresh token ${same ? "unchanged" : "changed"}`,
+    );
     token = { id: token.id, properties: renewed.properties };
 
     const rotated = { ...inputs, keepers: { rotation: "2" } };
@@ -105,11 +108,21 @@ function withPulumi(emu: Emulator): void {
 }
 
 async function main(): Promise<void> {
-  const emu = await startEmulator();
+  // One fixed lifetime (the emulator varies it by default), so a renewed token, issued later, always
+  // expires after the one it renews and the printed times read in order.
+  const emu = await startEmulator({ tokenLifetimeSeconds: 3600 });
   try {
     console.log(`Account API emulator on ${emu.url}`);
-    if (hasPulumi() && process.env.DNS_ACCOUNT_DEMO_HOST !== "1") withPulumi(emu);
-    else await withHost(emu);
+    if (process.env.DNS_ACCOUNT_DEMO_HOST === "1") {
+      console.log("DNS_ACCOUNT_DEMO_HOST=1: driving the dynamic-provider host directly (what pulumi up starts for a dynamic provider), over gRPC as the engine does.");
+      await withHost(emu);
+    } else if (hasPulumi()) {
+      console.log("Found the pulumi CLI: running pulumi up and pulumi destroy on examples/basic with this package installed from npm pack (local file backend).");
+      withPulumi(emu);
+    } else {
+      console.log("No pulumi CLI on PATH: driving the dynamic-provider host directly (what pulumi up starts for a dynamic provider), over gRPC as the engine does.");
+      await withHost(emu);
+    }
   } finally {
     await emu.close();
   }

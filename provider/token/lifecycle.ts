@@ -6,6 +6,7 @@ import { revokeToken } from "../../sdk/auth/revoke";
 import { parseTokenResponse, type TokenSet } from "../../sdk/auth/token-response";
 import { type RawResponse, resolveBaseUrl } from "../../sdk/http/transport";
 import {
+  allowInsecureHttpFrom,
   type CredentialFields,
   type CredentialSource,
   fromConfig,
@@ -23,19 +24,23 @@ const DAY_SECONDS = 86_400;
 
 /** Stack config read by `configure()` in the provider host; never serialized. */
 let stackConfig: CredentialFields = {};
+/** `dns-account:allowInsecureHttp` (or DNS_ACCOUNT_ALLOW_INSECURE_HTTP), spread into every token call. */
+let insecure: { allowInsecureHttp?: true } = {};
 
 /**
  * Reads the stack config (`dns-account:*`) in the provider host. Called once per host process by the
  * dynamic-provider host before any other method.
  */
 export async function configure(req: dynamic.ConfigureRequest): Promise<void> {
-  stackConfig = fromConfig((key) => {
+  const get = (key: string): string | undefined => {
     try {
       return req.config.get(key);
     } catch {
       return undefined;
     }
-  });
+  };
+  stackConfig = fromConfig(get);
+  insecure = allowInsecureHttpFrom(get) ? { allowInsecureHttp: true } : {};
 }
 
 function isUnknown(v: unknown): boolean {
@@ -88,7 +93,7 @@ export async function check(_olds: TokenInputs, news: TokenInputs): Promise<dyna
     const sources = credentialSources(news);
     const baseUrl = sources.map(([, s]) => s.baseUrl).find((v) => typeof v === "string" && v !== "");
     try {
-      resolveBaseUrl(baseUrl);
+      resolveBaseUrl(baseUrl, Boolean(insecure.allowInsecureHttp));
     } catch (err) {
       failures.push({ property: "baseUrl", reason: (err as Error).message });
     }
@@ -186,7 +191,7 @@ function mintedRefreshToken(res: RawResponse): string | undefined {
 async function revokeOrphan(baseUrl: string, token: string | undefined, err: unknown): Promise<unknown> {
   if (token === undefined) return err;
   try {
-    await revokeToken({ baseUrl, refreshToken: token });
+    await revokeToken({ baseUrl, refreshToken: token, ...insecure });
     return err;
   } catch {
     const e = explain("Creating the token failed", err);
@@ -202,7 +207,7 @@ async function revokeOrphan(baseUrl: string, token: string | undefined, err: unk
 async function login(creds: { baseUrl: string; username: string; password: string; mfaToken?: string }): Promise<TokenSet & { refreshToken: string }> {
   const form: Record<string, string> = { username: creds.username, password: creds.password };
   if (creds.mfaToken) form.mfa_token = creds.mfaToken;
-  const res = await tokenRequest("password", form, { baseUrl: creds.baseUrl });
+  const res = await tokenRequest("password", form, { baseUrl: creds.baseUrl, ...insecure });
   try {
     return parseTokenResponse(res, { grant: "password" }) as TokenSet & { refreshToken: string };
   } catch (err) {
@@ -223,7 +228,7 @@ export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<
   let creds: Awaited<ReturnType<typeof resolve>>["creds"] | undefined;
   try {
     creds = (await resolve(inputs)).creds;
-    const set = creds.mode === "password" ? await login(creds) : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken });
+    const set = creds.mode === "password" ? await login(creds) : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken, ...insecure });
     try {
       const outs = withTokens(
         {
@@ -329,7 +334,7 @@ export async function update(_id: string, olds: TokenOutputs, news: TokenInputs)
   const kept = { ...withoutSettings(olds), ...settings(news, olds.mode === "password") };
   if (!needsRenewal(olds, news.renewBeforeSeconds, Date.now())) return { outs: kept };
   try {
-    const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken });
+    const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken, ...insecure });
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = kept;
     return { outs: withTokens(base, set) };
   } catch (err) {
@@ -353,7 +358,7 @@ function isDefiniteRevocation(err: unknown): boolean {
 export async function read(id: string, props: TokenOutputs): Promise<dynamic.ReadResult<TokenOutputs>> {
   if (!props?.refreshToken) return {};
   try {
-    const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken });
+    const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure });
     if (set.refreshToken === props.refreshToken && !needsRenewal(props, props.renewBeforeSeconds, Date.now())) return { id, props };
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = props;
     return { id, props: withTokens(base, set) };
@@ -367,7 +372,7 @@ export async function read(id: string, props: TokenOutputs): Promise<dynamic.Rea
 export async function remove(_id: string, props: TokenOutputs): Promise<void> {
   if (props?.revokeOnDelete === false || !props?.refreshToken) return;
   try {
-    await revokeToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken });
+    await revokeToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure });
   } catch (err) {
     throw explain("Revoking the token failed", err);
   }

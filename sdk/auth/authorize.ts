@@ -3,7 +3,8 @@ import { AuthorizationError, ConfigError, ProtocolError } from "../errors";
 import { requireString } from "../options";
 import { codeChallengeS256, generateCodeVerifier, generateState } from "./pkce";
 import { lazy, zod } from "../lazy";
-import { type TokenSet, tokenBodySchema, validate } from "./token-response";
+import { type TokenSet, validate } from "./token-response";
+import { tokenBodyZod } from "./token-body";
 import { apiUrl, type Clock, resolveBaseUrl, systemClock } from "../http/transport";
 
 /** Arguments of {@link authorizeUrl}. */
@@ -134,7 +135,7 @@ export interface ParseAuthorizeOptions {
 /** Result of {@link parseAuthorizeRedirect}: an access token without a refresh token. */
 export type AuthorizeResult = TokenSet & { state?: string };
 
-const fragmentSchema = lazy(() => tokenBodySchema().omit({ refresh_token: true }).extend({ state: zod().z.string().optional() }));
+const fragmentSchema = lazy(() => tokenBodyZod().omit({ refresh_token: true }).extend({ state: zod().z.string().optional() }));
 
 /**
  * Parses the redirect of the implicit grant: a Location header value (or the callback page's URL) whose

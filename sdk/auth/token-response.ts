@@ -1,5 +1,5 @@
-import type { z } from "zod";
-import { lazy, zod } from "../lazy";
+import { tokenBodyZod } from "./token-body";
+import type { Validator } from "../schema";
 import {
   HttpError,
   InvalidCredentialsError,
@@ -9,7 +9,6 @@ import {
   serverDetails,
 } from "../errors";
 import { type Clock, type RawResponse, header, parseRetryAfter, systemClock } from "../http/transport";
-import { MAX_EXPIRES_IN_SECONDS } from "../time";
 import { serverWords } from "../server-words";
 
 /** Which grant a token response answers. */
@@ -46,26 +45,22 @@ const FIELD_MESSAGES: Record<string, string> = {
   state: '"state" must be a string',
 };
 
+/** A successful token body, validated. */
+export interface TokenBody {
+  access_token: string;
+  token_type: "bearer";
+  expires_in: number;
+  refresh_token?: string | undefined;
+}
+
 /** Shape of a successful token body; `expires_in` may come as a numeric string. Built on first use. */
-export const tokenBodySchema = lazy(() => {
-  const { z } = zod();
-  // Bounded: a lifetime past the largest date would make every later date computation throw.
-  const positiveInteger = z
-    .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
-    .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS));
-  return z.object({
-    access_token: z.string().min(1),
-    token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),
-    expires_in: positiveInteger,
-    refresh_token: z.string().min(1).optional(),
-  });
-});
+export const tokenBodySchema: () => Validator<TokenBody> = tokenBodyZod;
 
 /**
  * Validates an object against a zod schema and maps the first issue to a {@link ProtocolError} that names
  * the field. zod's own messages are not used: some quote the received value.
  */
-export function validate<T extends z.ZodType>(schema: T, value: unknown, status?: number): z.output<T> {
+export function validate<T>(schema: Validator<T>, value: unknown, status?: number): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

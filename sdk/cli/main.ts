@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { defaultCredentialChain, resolveCredential } from "../credentials/credential-sources";
-import { DnsAccountError, MfaRequiredError, NoCredentialsError } from "../errors";
-import { issueToken, refreshToken } from "../auth/grants";
-import { revokeToken } from "../auth/revoke";
 import type { TokenSet } from "../auth/token-response";
-import { TokenStore } from "../credentials/token-store";
-import { DEFAULT_BASE_URL } from "../http/transport";
-import { isoTime, isTime } from "../time";
-import { VERSION } from "../version";
-import { browserLogin } from "./browser-login";
-import { ask, canPrompt, readStdin } from "./prompt";
+import { cachedToken } from "./cached-token";
+
+// kubectl runs exec-credential before every call: with a fresh stored token that path must cost little
+// more than starting node, so everything beyond node's own modules is required where it is used (the
+// SDK's modules load undici and zod). `node --cpu-prof` / counting require() calls checks it.
+const errors = () => require("../errors") as typeof import("../errors");
+const grants = () => require("../auth/grants") as typeof import("../auth/grants");
+const revoke = () => require("../auth/revoke") as typeof import("../auth/revoke");
+const sources = () => require("../credentials/credential-sources") as typeof import("../credentials/credential-sources");
+const tokenStore = () => require("../credentials/token-store") as typeof import("../credentials/token-store");
+const prompt = () => require("./prompt") as typeof import("./prompt");
+const time = () => require("../time") as typeof import("../time");
 
 /** A wrong command line: exit code 2. */
 class UsageError extends Error {}
@@ -30,25 +32,85 @@ const out = (text: string): void => void process.stdout.write(`${text}\n`);
 const note = (text: string): void => void process.stderr.write(`${text}\n`);
 
 const profileOption = { profile: { type: "string" as const, short: "p" } };
+const insecureOption = { "allow-insecure-http": { type: "boolean" as const } };
+/** `--allow-insecure-http` or `DNS_ACCOUNT_ALLOW_INSECURE_HTTP=1|true|yes`: http:// to a non-loopback host. */
+const insecureOf = (v: Values): boolean => Boolean(v["allow-insecure-http"]) || /^(1|true|yes)$/i.test(env.DNS_ACCOUNT_ALLOW_INSECURE_HTTP ?? "");
+const insecure = (v: Values): { allowInsecureHttp?: true } => (insecureOf(v) ? { allowInsecureHttp: true } : {});
+/** The environment holds credentials that the chain's environment source would use. */
+const envCredentials = (): boolean => Boolean(env.DNS_ACCOUNT_ACCESS_TOKEN || env.DNS_ACCOUNT_REFRESH_TOKEN || (env.DNS_ACCOUNT_USERNAME && env.DNS_ACCOUNT_PASSWORD));
+const newStore = (v: Values) => new (tokenStore().TokenStore)(insecure(v));
 const profileOf = (v: Values): string => (v.profile as string | undefined) ?? env.DNS_ACCOUNT_PROFILE ?? "default";
-const iso = (ms: number): string => isoTime(ms);
-const rfc3339 = (ms: number): string => isoTime(ms).replace(/\.\d{3}Z$/, "Z");
+const iso = (ms: number): string => time().isoTime(ms);
+const rfc3339 = (ms: number): string => time().isoTime(ms).replace(/\.\d{3}Z$/, "Z");
+const isTime = (ms: number): boolean => time().isTime(ms);
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-async function currentToken(v: Values): Promise<{ set: TokenSet; baseUrl: string; source: string; profile?: string }> {
-  const profile = v.profile as string | undefined;
-  const credential = await resolveCredential(defaultCredentialChain(profile ? { profile } : {}));
+interface Current {
+  accessToken: string;
+  /** Epoch ms; Infinity when unknown (a bare access token). */
+  expiresAt: number;
+  baseUrl: string;
+  source: string;
+  profile?: string;
+}
+
+/**
+ * The credential chain's token. An explicit --profile negates the environment (as in botocore); then,
+ * or when the environment holds no credentials, a fresh stored token is read without loading the SDK.
+ */
+async function currentToken(v: Values): Promise<Current> {
+  const explicit = v.profile as string | undefined;
+  if (explicit !== undefined || !envCredentials()) {
+    const cached = cachedToken(env, profileOf(v));
+    if (cached) return { ...cached, source: "profile" };
+  }
+  const { defaultCredentialChain, resolveCredential } = sources();
+  const credential = await resolveCredential(defaultCredentialChain({ ...(explicit !== undefined ? { profile: explicit } : {}), ...insecure(v) }));
   const set = await credential.token();
-  return { set, baseUrl: credential.baseUrl, source: credential.source, ...(credential.profile ? { profile: credential.profile } : {}) };
+  return {
+    accessToken: set.accessToken,
+    expiresAt: set.expiresAt,
+    baseUrl: set.baseUrl ?? credential.baseUrl,
+    source: credential.source,
+    ...(credential.profile ? { profile: credential.profile } : {}),
+  };
+}
+
+const EXEC_VERSIONS = ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"];
+
+/** The apiVersion kubectl asked for in KUBERNETES_EXEC_INFO (v1 when it is absent). */
+function execApiVersion(): string {
+  const info = env.KUBERNETES_EXEC_INFO;
+  if (!info) return EXEC_VERSIONS[0]!;
+  let apiVersion: unknown;
+  try {
+    apiVersion = (JSON.parse(info) as { apiVersion?: unknown } | null)?.apiVersion;
+  } catch {
+    throw new (errors().ConfigError)("KUBERNETES_EXEC_INFO is not JSON", { field: "KUBERNETES_EXEC_INFO" });
+  }
+  if (typeof apiVersion !== "string" || !EXEC_VERSIONS.includes(apiVersion)) {
+    throw new (errors().ConfigError)(`KUBERNETES_EXEC_INFO asks for an apiVersion this command does not speak (it answers ${EXEC_VERSIONS.join(" or ")})`, {
+      field: "KUBERNETES_EXEC_INFO.apiVersion",
+    });
+  }
+  return apiVersion;
 }
 
 async function passwordLogin(v: Values, baseUrl: string): Promise<{ username: string; set: TokenSet & { refreshToken: string } }> {
+  const { ask, canPrompt, readStdin } = prompt();
+  const { NoCredentialsError, MfaRequiredError } = errors();
   const interactive = canPrompt();
   const username = (v.username as string | undefined) ?? env.DNS_ACCOUNT_USERNAME ?? (interactive ? await ask("E-mail: ") : undefined);
   if (!username) throw new NoCredentialsError("No username: pass --username or set DNS_ACCOUNT_USERNAME");
   let password = env.DNS_ACCOUNT_PASSWORD;
-  if (!password && v["password-stdin"]) password = await readStdin();
-  if (!password && interactive) password = await ask("Password: ", true);
+  if (!password && v["password-stdin"]) {
+    password = await readStdin();
+    if (!password) throw new NoCredentialsError("--password-stdin read an empty password");
+  }
+  if (!password && interactive) {
+    password = await ask("Password: ", true);
+    if (!password) throw new NoCredentialsError("The password is empty: nothing was sent (run the command again and type it)");
+  }
   if (!password) {
     throw new NoCredentialsError("No terminal to ask for the password: set DNS_ACCOUNT_PASSWORD or pass --password-stdin");
   }
@@ -57,20 +119,26 @@ async function passwordLogin(v: Values, baseUrl: string): Promise<{ username: st
     if (!interactive) throw new NoCredentialsError("No terminal to ask for the MFA code: set DNS_ACCOUNT_MFA_TOKEN");
     mfaToken = await ask("Two-factor code: ", true);
   }
-  const attempt = (code: string | undefined) => issueToken({ baseUrl, username, password: password!, ...(code ? { mfaToken: code } : {}) });
+  const attempt = (code: string | undefined) => grants().issueToken({ baseUrl, username, password: password!, ...insecure(v), ...(code ? { mfaToken: code } : {}) });
   try {
     return { username, set: await attempt(mfaToken) };
   } catch (err) {
     if (!(err instanceof MfaRequiredError) || mfaToken) throw err;
-    if (!interactive) throw new MfaRequiredError({ status: 401 });
-    return { username, set: await attempt(await ask("Two-factor code: ", true)) };
+    if (!interactive) {
+      const mfa = new MfaRequiredError({ status: 401 });
+      mfa.message = "This account uses two-factor authentication: set DNS_ACCOUNT_MFA_TOKEN to the current MFA code, or run dns-account login --mfa at a terminal";
+      throw mfa;
+    }
+    const code = await ask("Two-factor code: ", true);
+    if (!code) throw new NoCredentialsError("The MFA code is empty: nothing was sent (run the command again, or use --mfa / DNS_ACCOUNT_MFA_TOKEN)");
+    return { username, set: await attempt(code) };
   }
 }
 
 const commands: Record<string, Command> = {
   login: {
     summary: "Log in and store a profile (password and MFA code, a refresh token, an API key, or --browser)",
-    usage: `Usage: dns-account login [--profile P] [--username U] [--mfa] [--password-stdin] [--base-url URL] [--json]
+    usage: `Usage: dns-account login [--profile P] [--username U] [--mfa] [--password-stdin] [--base-url URL] [--allow-insecure-http] [--json]
        dns-account login --api-key-stdin [--profile P] [--base-url URL] [--json]
        dns-account login --browser --client-id ID [--flow code|implicit] [--redirect-port N] [--no-open] [--profile P] [--base-url URL]
 
@@ -83,9 +151,13 @@ password or the MFA code. --api-key-stdin reads an API key (issued in the servic
 stdin, checks it with one API call and stores it: no token is minted and nothing is refreshed.
 --browser logs in through a listener on 127.0.0.1 with Authorization Code + PKCE (--flow code, the
 default), storing the refresh token the exchange returns; --flow implicit uses the implicit grant,
-which yields no refresh token, so that login lasts until the access token expires.`,
+which yields no refresh token, so that login lasts until the access token expires. Ctrl-C at a prompt exits 130,
+Ctrl-D exits 1, and nothing is stored. --allow-insecure-http (or DNS_ACCOUNT_ALLOW_INSECURE_HTTP=1)
+permits http:// to a host other than loopback, e.g. an emulator at http://emulator:8787 in
+docker-compose; tokens then cross that network in clear.`,
     options: {
       ...profileOption,
+      ...insecureOption,
       username: { type: "string", short: "u" },
       mfa: { type: "boolean" },
       "password-stdin": { type: "boolean" },
@@ -100,17 +172,17 @@ which yields no refresh token, so that login lasts until the access token expire
     },
     async run(v) {
       const profile = profileOf(v);
-      const store = new TokenStore();
+      const store = newStore(v);
       const previous = await store.profile(profile);
-      const baseUrl = (v["base-url"] as string | undefined) ?? env.DNS_ACCOUNT_BASE_URL ?? previous?.baseUrl ?? DEFAULT_BASE_URL;
+      const baseUrl = (v["base-url"] as string | undefined) ?? env.DNS_ACCOUNT_BASE_URL ?? previous?.baseUrl ?? (require("../http/transport") as typeof import("../http/transport")).DEFAULT_BASE_URL;
       let username: string | undefined;
       let set: TokenSet;
       if (v["api-key-stdin"]) {
         if (v.browser || v["password-stdin"]) throw new UsageError("--api-key-stdin goes without --browser and --password-stdin");
-        const apiKey = (await readStdin()).trim();
-        if (!apiKey) throw new NoCredentialsError("--api-key-stdin read an empty API key");
+        const apiKey = (await prompt().readStdin()).trim();
+        if (!apiKey) throw new (errors().NoCredentialsError)("--api-key-stdin read an empty API key");
         const { createClient } = require("../client/client") as typeof import("../client/client");
-        const client = createClient({ baseUrl, apiKey, retry: { retries: 0 } });
+        const client = createClient({ baseUrl, apiKey, retry: { retries: 0 }, ...insecure(v) });
         try {
           await client.account.limits(); // a wrong or deleted key fails here (invalid_api_key), before anything is stored
         } finally {
@@ -118,7 +190,7 @@ which yields no refresh token, so that login lasts until the access token expire
         }
         await store.put(profile, { baseUrl, apiKey });
         if (previous?.refreshToken) {
-          await revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken }).catch(() => note("Could not revoke the profile's previous refresh token."));
+          await revoke().revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken, ...insecure(v) }).catch(() => note("Could not revoke the profile's previous refresh token."));
         }
         if (v.json) out(JSON.stringify({ profile, baseUrl, apiKey: true }));
         else note(`Stored the API key in profile "${profile}" (${store.file}); it is valid until deleted in the dashboard.`);
@@ -136,11 +208,12 @@ which yields no refresh token, so that login lasts until the access token expire
           const { codeLogin } = require("./code-login") as typeof import("./code-login");
           set = await codeLogin(browser);
         } else {
+          const { browserLogin } = require("./browser-login") as typeof import("./browser-login");
           set = await browserLogin(browser);
           note(`The implicit grant gives no refresh token: this login lasts until ${iso(set.expiresAt)}; then run dns-account login again.`);
         }
       } else if (env.DNS_ACCOUNT_REFRESH_TOKEN && !env.DNS_ACCOUNT_PASSWORD && !v.username) {
-        set = await refreshToken({ baseUrl, refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN });
+        set = await grants().refreshToken({ baseUrl, refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN, ...insecure(v) });
         username = previous?.username;
       } else {
         const login = await passwordLogin(v, baseUrl);
@@ -157,7 +230,7 @@ which yields no refresh token, so that login lasts until the access token expire
       });
       // A replaced refresh token would stay valid forever: revoke it (best effort).
       if (previous?.refreshToken && previous.refreshToken !== set.refreshToken) {
-        await revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken }).catch(() => note("Could not revoke the profile's previous refresh token."));
+        await revoke().revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken, ...insecure(v) }).catch(() => note("Could not revoke the profile's previous refresh token."));
       }
       if (v.json) out(JSON.stringify({ profile, baseUrl, username: username ?? null, expiresAt: iso(set.expiresAt), refreshToken: Boolean(set.refreshToken) }));
       else note(`Logged in${username ? ` as ${username}` : ""} (profile "${profile}", ${store.file}); access token valid until ${iso(set.expiresAt)}.`);
@@ -166,29 +239,47 @@ which yields no refresh token, so that login lasts until the access token expire
 
   token: {
     summary: "Print a valid access token (refreshing and persisting as needed)",
-    usage: `Usage: dns-account token [--profile P] [--json]
+    usage: `Usage: dns-account token [--profile P] [--json] [--allow-insecure-http]
 
 Credentials, first match wins: DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN or
-DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_ACCOUNT_CREDENTIAL_COMMAND.`,
-    options: { ...profileOption, json: { type: "boolean" } },
+DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_ACCOUNT_CREDENTIAL_COMMAND.
+An explicit --profile uses that profile only (the environment is ignored); a missing one is an error.
+--json prints {"accessToken", "expiresAt", "baseUrl", ...}: valid output for a credential command
+(DNS_ACCOUNT_CREDENTIAL_COMMAND="dns-account token --json --profile P").`,
+    options: { ...profileOption, ...insecureOption, json: { type: "boolean" } },
     async run(v) {
-      const { set, source, profile, baseUrl } = await currentToken(v);
-      if (v.json) out(JSON.stringify({ accessToken: set.accessToken, tokenType: "Bearer", expiresAt: isTime(set.expiresAt) ? iso(set.expiresAt) : null, baseUrl, source, profile: profile ?? null }));
-      else out(set.accessToken);
+      const t = await currentToken(v);
+      if (v.json) {
+        out(
+          JSON.stringify({
+            accessToken: t.accessToken,
+            tokenType: "Bearer",
+            ...(isTime(t.expiresAt) ? { expiresAt: iso(t.expiresAt) } : {}),
+            baseUrl: t.baseUrl,
+            source: t.source,
+            profile: t.profile ?? null,
+          }),
+        );
+      } else out(t.accessToken);
     },
   },
 
   "exec-credential": {
-    summary: "Print a client-go ExecCredential (client.authentication.k8s.io/v1)",
-    usage: "Usage: dns-account exec-credential [--profile P]\n\nPrints an ExecCredential with status.token and status.expirationTimestamp (RFC 3339).",
-    options: { ...profileOption },
+    summary: "Print a client-go ExecCredential (client.authentication.k8s.io/v1 or v1beta1)",
+    usage: `Usage: dns-account exec-credential [--profile P] [--allow-insecure-http]
+
+Prints an ExecCredential with status.token and status.expirationTimestamp (RFC 3339), in the
+apiVersion that KUBERNETES_EXEC_INFO asks for (client.authentication.k8s.io/v1 or v1beta1; v1 when
+unset). It never prompts: run dns-account login first.`,
+    options: { ...profileOption, ...insecureOption },
     async run(v) {
-      const { set } = await currentToken(v);
+      const apiVersion = execApiVersion();
+      const t = await currentToken(v);
       out(
         JSON.stringify({
-          apiVersion: "client.authentication.k8s.io/v1",
+          apiVersion,
           kind: "ExecCredential",
-          status: { token: set.accessToken, ...(isTime(set.expiresAt) ? { expirationTimestamp: rfc3339(set.expiresAt) } : {}) },
+          status: { token: t.accessToken, ...(isTime(t.expiresAt) ? { expirationTimestamp: rfc3339(t.expiresAt) } : {}) },
         }),
       );
     },
@@ -196,14 +287,18 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
 
   env: {
     summary: "Print export lines for eval: DNS_ACCOUNT_ACCESS_TOKEN (or DNS_ACCOUNT_API_KEY) and DNS_ACCOUNT_BASE_URL",
-    usage: 'Usage: dns-account env [--profile P] [--json]\n\nUse as: eval "$(dns-account env)"',
-    options: { ...profileOption, json: { type: "boolean" } },
+    usage: 'Usage: dns-account env [--profile P] [--json] [--allow-insecure-http]\n\nUse as: eval "$(dns-account env)"',
+    options: { ...profileOption, ...insecureOption, json: { type: "boolean" } },
     async run(v) {
-      const profile = v.profile as string | undefined;
-      const credential = await resolveCredential(defaultCredentialChain(profile ? { profile } : {}));
-      const vars = credential.apiKey
-        ? { DNS_ACCOUNT_API_KEY: credential.apiKey(), DNS_ACCOUNT_BASE_URL: credential.baseUrl }
-        : { DNS_ACCOUNT_ACCESS_TOKEN: (await credential.token()).accessToken, DNS_ACCOUNT_BASE_URL: credential.baseUrl };
+      const explicit = v.profile as string | undefined;
+      const { defaultCredentialChain, resolveCredential } = sources();
+      const credential = await resolveCredential(defaultCredentialChain({ ...(explicit !== undefined ? { profile: explicit } : {}), ...insecure(v) }));
+      let vars: Record<string, string>;
+      if (credential.apiKey) vars = { DNS_ACCOUNT_API_KEY: credential.apiKey(), DNS_ACCOUNT_BASE_URL: credential.baseUrl };
+      else {
+        const set = await credential.token();
+        vars = { DNS_ACCOUNT_ACCESS_TOKEN: set.accessToken, DNS_ACCOUNT_BASE_URL: set.baseUrl ?? credential.baseUrl };
+      }
       if (v.json) out(JSON.stringify(vars));
       else for (const [k, val] of Object.entries(vars)) out(`export ${k}=${shellQuote(val)}`);
     },
@@ -211,16 +306,24 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
 
   revoke: {
     summary: "Revoke the profile's refresh token and remove the profile (alias: logout)",
-    usage: "Usage: dns-account revoke [--profile P] [--json]\n       dns-account logout [--profile P] [--json]\n\nRevoking an already revoked token succeeds; a missing profile is not an error.",
-    options: { ...profileOption, json: { type: "boolean" } },
+    usage: `Usage: dns-account revoke [--profile P] [--local] [--json] [--allow-insecure-http]
+       dns-account logout [--profile P] [--local] [--json] [--allow-insecure-http]
+
+Revoking an already revoked token succeeds; a missing profile is not an error. --local removes the
+profile without contacting the server (e.g. it is unreachable): its refresh token is NOT revoked and
+stays valid until it is revoked some other way.`,
+    options: { ...profileOption, ...insecureOption, local: { type: "boolean" }, json: { type: "boolean" } },
     async run(v) {
       const profile = profileOf(v);
-      const store = new TokenStore();
+      const store = newStore(v);
       const p = await store.profile(profile);
-      if (p?.refreshToken) await revokeToken({ baseUrl: p.baseUrl, refreshToken: p.refreshToken });
+      const revoked = Boolean(p?.refreshToken) && !v.local;
+      if (revoked) await revoke().revokeToken({ baseUrl: p!.baseUrl, refreshToken: p!.refreshToken!, ...insecure(v) });
       if (p) await store.put(profile, undefined);
-      if (v.json) out(JSON.stringify({ profile, removed: Boolean(p), revoked: Boolean(p?.refreshToken) }));
-      else note(p ? `Revoked and removed profile "${profile}".` : `No profile "${profile}": nothing to revoke.`);
+      if (v.json) out(JSON.stringify({ profile, removed: Boolean(p), revoked }));
+      else if (!p) note(`No profile "${profile}": nothing to revoke.`);
+      else if (revoked || !p.refreshToken) note(`${revoked ? "Revoked and removed" : "Removed"} profile "${profile}".`);
+      else note(`Removed profile "${profile}" locally; its refresh token was NOT revoked and stays valid until revoked.`);
     },
   },
 
@@ -229,7 +332,7 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
     usage: "Usage: dns-account profiles [--json]",
     options: { json: { type: "boolean" } },
     async run(v) {
-      const store = new TokenStore();
+      const store = newStore(v);
       const data = await store.read();
       const rows = Object.entries(data.profiles).map(([name, p]) => ({
         profile: name,
@@ -298,7 +401,7 @@ Profiles live in $DNS_ACCOUNT_CONFIG_DIR, $XDG_CONFIG_HOME/dns-account or the pl
 async function dispatch(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") return void out(MAIN_USAGE);
-  if (name === "--version") return void out(VERSION);
+  if (name === "--version") return void out((require("../version") as typeof import("../version")).VERSION);
   if (!name) throw new UsageError("a command is needed (see dns-account --help)");
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) throw new UsageError(`unknown command "${name}" (see dns-account --help)`);
@@ -308,9 +411,12 @@ async function dispatch(argv: string[]): Promise<void> {
   } catch (err) {
     // Built from the error code: parseArgs' own messages quote arguments, which could be a secret.
     const code = (err as { code?: string }).code;
-    const option = /'(--?[A-Za-z][\w-]*)/.exec((err as Error).message)?.[1];
+    // "Option '-p, --profile <value>' argument missing": name the long form, which is what users type.
+    const option = /'(?:-[A-Za-z], )?(--?[A-Za-z][\w-]*)/.exec((err as Error).message)?.[1];
     const what =
-      code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL"
+      option === "--password"
+        ? "passwords are never taken as arguments: use --password-stdin, DNS_ACCOUNT_PASSWORD, or the prompt"
+        : code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL"
         ? "this command takes no positional arguments (secrets are never passed as arguments)"
         : code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
           ? `unknown option ${option ?? ""}`.trim()
@@ -331,11 +437,17 @@ export function run(argv: string[]): Promise<void> {
       process.exitCode = 0;
     },
     (err: unknown) => {
+    const { PromptAbortedError } = prompt();
     if (err instanceof UsageError) {
       note(`dns-account: usage: ${err.message}`);
       process.exitCode = 2;
-    } else if (err instanceof DnsAccountError) {
-      note(`dns-account: ${err.code}: ${err.message}`);
+    } else if (err instanceof PromptAbortedError) {
+      note(`dns-account: ${err.message}`);
+      process.exitCode = err.exitCode;
+    } else if (err instanceof errors().DnsAccountError) {
+      // The SDK's wording names the option; say how the CLI spells it.
+      const message = err.message.replace("set allowInsecureHttp", "pass --allow-insecure-http (or set DNS_ACCOUNT_ALLOW_INSECURE_HTTP=1)");
+      note(`dns-account: ${err.code}: ${message}`);
       process.exitCode = 1;
     } else {
       note(`dns-account: error: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,12 +1,14 @@
-import type { z } from "zod";
 import { ProtocolError } from "../errors";
-import { lazy, zod } from "../lazy";
+import { compiled } from "./compiled";
+import type { Validator } from "../schema";
+
+export type { ValidationResult, Validator } from "../schema";
 
 // ## The validator pattern (follow it for every response model)
 //
 // 1. Each model is a plain TypeScript interface with the API's own field names. Public declarations
 //    then carry no zod types (zod's .d.ts files break programs compiled without esModuleInterop).
-// 2. Each model that a call returns has a validator getter built by `compiled<T>((z) => …)`:
+// 2. Each model that a call returns has a validator getter built by `compiled<T>((z) => …)` (compiled.ts):
 //    - lazy: nothing is built, and zod is not even loaded, until the first call that needs it, so
 //      `require("pulumi-dns-account/sdk")` stays cheap;
 //    - precompiled: the schema goes through `z.compile()` once, which turns it into generated code
@@ -19,35 +21,6 @@ import { lazy, zod } from "../lazy";
 //    would build (and not compile) a new schema on every call.
 // 5. The client validates with `validateResponse(validator, value, status)`: a ProtocolError that
 //    names the field (`devices.used`), never the value.
-
-/** What the client needs from a validator: zod's `safeParse` shape, as a plain type. */
-export interface Validator<T> {
-  safeParse(value: unknown): ValidationResult<T>;
-}
-
-/** The result of {@link Validator.safeParse}. */
-export type ValidationResult<T> =
-  | { success: true; data: T }
-  | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey> }> } };
-
-/**
- * A lazily built, precompiled validator for `T` (see the pattern above).
- *
- * @example
- * ```ts
- * interface Limit { limit: number; used: number }
- * const limitSchema = compiled<Limit>((z) => z.looseObject({ limit: z.number().int(), used: z.number().int() }));
- * limitSchema().safeParse({ limit: 1, used: 0 }).success; // true
- * ```
- */
-export function compiled<T>(build: (zod: typeof z, use: <U>(child: () => Validator<U>) => z.ZodType<U>) => z.ZodType<T>): () => Validator<T> {
-  return lazy(() => {
-    const { z } = zod();
-    // Every Validator made here is a zod schema underneath: `use` only restores its static type.
-    const use = <U>(child: () => Validator<U>): z.ZodType<U> => child() as unknown as z.ZodType<U>;
-    return z.compile(build(z, use)) as Validator<T>;
-  });
-}
 
 /**
  * Returns `value` as a `T` or throws a {@link ProtocolError} naming the first field at fault.

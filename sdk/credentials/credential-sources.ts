@@ -19,8 +19,11 @@ export interface Credential {
   baseUrl: string;
   /** The profile name, for the profile source. */
   profile?: string;
-  /** A valid token set. A bare access token of unknown lifetime has `expiresAt` Infinity. */
-  token(): Promise<TokenSet>;
+  /**
+   * A valid token set. A bare access token of unknown lifetime has `expiresAt` Infinity. `baseUrl`, when
+   * present, is the address the token belongs to (a credential command may name one only when run).
+   */
+  token(): Promise<TokenSet & { baseUrl?: string }>;
   /**
    * Present when the credential is an API key (`DNS_ACCOUNT_API_KEY`, an API-key profile): returns the
    * key, to send as `Authorization: ApiKey <key>` (e.g. `createClient({ apiKey })`). Such a credential has
@@ -62,6 +65,8 @@ export interface ExplicitCredentials {
   accessToken?: string | undefined;
   /** An API key (first: a source holding one uses it). */
   apiKey?: string | undefined;
+  /** Allow `http://` to a non-loopback host (e.g. an emulator in docker-compose). */
+  allowInsecureHttp?: boolean | undefined;
 }
 
 function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, clock: Clock = systemClock): TokenSet {
@@ -72,14 +77,16 @@ function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, cl
 function explicit(name: SourceName, c: ExplicitCredentials): Credential | undefined {
   const baseUrl = c.baseUrl || DEFAULT_BASE_URL;
   if (c.apiKey) return apiKeyCredential(name, baseUrl, c.apiKey);
+  const insecure = c.allowInsecureHttp ? { allowInsecureHttp: true } : {};
   if (c.accessToken) return { source: name, baseUrl, token: async () => bareToken(c.accessToken!) };
   if (c.refreshToken) {
-    const session = sharedSession({ baseUrl, credentials: { refreshToken: c.refreshToken } });
+    const session = sharedSession({ baseUrl, ...insecure, credentials: { refreshToken: c.refreshToken } });
     return { source: name, baseUrl, token: async () => (await session.accessToken(), session.tokens!) };
   }
   if (c.username && c.password) {
     const session = sharedSession({
       baseUrl,
+      ...insecure,
       credentials: { username: c.username, password: c.password, ...(c.mfaToken ? { mfaToken: c.mfaToken } : {}) },
     });
     return { source: name, baseUrl, token: async () => (await session.accessToken(), session.tokens!) };
@@ -96,7 +103,7 @@ export function optionsSource(credentials: ExplicitCredentials): CredentialSourc
  * `DNS_ACCOUNT_API_KEY` (an API key, first), `DNS_ACCOUNT_ACCESS_TOKEN` (a bare access token), `DNS_ACCOUNT_REFRESH_TOKEN`, or
  * `DNS_ACCOUNT_USERNAME` + `DNS_ACCOUNT_PASSWORD` (+ `DNS_ACCOUNT_MFA_TOKEN`), with `DNS_ACCOUNT_BASE_URL`.
  */
-export function environmentSource(env: NodeJS.ProcessEnv = process.env): CredentialSource {
+export function environmentSource(env: NodeJS.ProcessEnv = process.env, allowInsecureHttp?: boolean): CredentialSource {
   return {
     name: "environment",
     load: async () =>
@@ -108,18 +115,23 @@ export function environmentSource(env: NodeJS.ProcessEnv = process.env): Credent
         refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN,
         accessToken: env.DNS_ACCOUNT_ACCESS_TOKEN,
         apiKey: env.DNS_ACCOUNT_API_KEY,
+        allowInsecureHttp,
       }),
   };
 }
 
-/** A profile of the token store (`DNS_ACCOUNT_PROFILE` or `default` unless named). */
-export function profileSource(options: { store?: TokenStore; profile?: string; env?: NodeJS.ProcessEnv } = {}): CredentialSource {
+/**
+ * A profile of the token store (`DNS_ACCOUNT_PROFILE` or `default` unless named). With `required`, a
+ * missing profile is a {@link NoCredentialsError} naming it instead of a miss.
+ */
+export function profileSource(options: { store?: TokenStore; profile?: string; env?: NodeJS.ProcessEnv; required?: boolean } = {}): CredentialSource {
   return {
     name: "profile",
     load: async () => {
       const store = options.store ?? new TokenStore();
       const name = options.profile ?? (options.env ?? process.env).DNS_ACCOUNT_PROFILE ?? "default";
       const profile = await store.profile(name);
+      if (!profile && options.required) throw new NoCredentialsError(`No profile "${name}" in ${store.file}: run dns-account login --profile ${name}`);
       if (!profile) return undefined;
       if (profile.apiKey) return apiKeyCredential("profile", profile.baseUrl, profile.apiKey, name);
       return { source: "profile", baseUrl: profile.baseUrl, profile: name, token: () => store.accessToken(name) };
@@ -128,7 +140,7 @@ export function profileSource(options: { store?: TokenStore; profile?: string; e
 }
 
 /** A credential command (`DNS_ACCOUNT_CREDENTIAL_COMMAND` unless given): see {@link runCredentialProcess}. */
-export function commandSource(options: { command?: string; baseUrl?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): CredentialSource {
+export function commandSource(options: { command?: string; baseUrl?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; clock?: Clock; allowInsecureHttp?: boolean } = {}): CredentialSource {
   return {
     name: "command",
     load: async () => {
@@ -145,8 +157,11 @@ export function commandSource(options: { command?: string; baseUrl?: string; tim
           const url = out.baseUrl ?? baseUrl;
           const expiresAt = out.expiresAt ?? Number.POSITIVE_INFINITY;
           const fresh = out.accessToken && clock.now() < expiresAt - refreshWindowMs(Math.max(1, (expiresAt - clock.now()) / 1000));
-          if (out.accessToken && (fresh || !out.refreshToken)) return { ...bareToken(out.accessToken, expiresAt, clock), ...(out.refreshToken ? { refreshToken: out.refreshToken } : {}) };
-          return refreshGrant({ baseUrl: url, refreshToken: out.refreshToken!, clock });
+          if (out.accessToken && (fresh || !out.refreshToken)) {
+            return { ...bareToken(out.accessToken, expiresAt, clock), ...(out.refreshToken ? { refreshToken: out.refreshToken } : {}), baseUrl: url };
+          }
+          const insecure = options.allowInsecureHttp ? { allowInsecureHttp: true } : {};
+          return { ...(await refreshGrant({ baseUrl: url, refreshToken: out.refreshToken!, clock, ...insecure })), baseUrl: url };
         },
       };
     },
@@ -155,7 +170,9 @@ export function commandSource(options: { command?: string; baseUrl?: string; tim
 
 /**
  * The default chain, first match wins: explicit options → environment → token store profile → credential
- * command.
+ * command. A `profile` given here is explicit and, as an explicit profile does in botocore, negates the
+ * environment (and the command): the chain is then options → that profile, and a missing profile is an
+ * error naming it. `DNS_ACCOUNT_PROFILE` only picks the profile the usual chain consults.
  *
  * @example
  * ```ts
@@ -163,13 +180,19 @@ export function commandSource(options: { command?: string; baseUrl?: string; tim
  * const { accessToken } = await credential.token();
  * ```
  */
-export function defaultCredentialChain(options: { credentials?: ExplicitCredentials; profile?: string; store?: TokenStore; command?: string; env?: NodeJS.ProcessEnv } = {}): CredentialSource[] {
+export function defaultCredentialChain(
+  options: { credentials?: ExplicitCredentials; profile?: string; store?: TokenStore; command?: string; env?: NodeJS.ProcessEnv; allowInsecureHttp?: boolean } = {},
+): CredentialSource[] {
   const env = options.env ?? process.env;
+  const insecure = options.allowInsecureHttp ? { allowInsecureHttp: true } : {};
+  const store = options.store ?? (options.allowInsecureHttp ? new TokenStore(insecure) : undefined);
+  const profile = profileSource({ env, ...(store ? { store } : {}), ...(options.profile ? { profile: options.profile, required: true } : {}) });
+  if (options.profile) return [optionsSource({ ...insecure, ...options.credentials }), profile];
   return [
-    optionsSource(options.credentials ?? {}),
-    environmentSource(env),
-    profileSource({ env, ...(options.store ? { store: options.store } : {}), ...(options.profile ? { profile: options.profile } : {}) }),
-    commandSource({ env, ...(options.command ? { command: options.command } : {}) }),
+    optionsSource({ ...insecure, ...options.credentials }),
+    environmentSource(env, options.allowInsecureHttp),
+    profile,
+    commandSource({ env, ...insecure, ...(options.command ? { command: options.command } : {}) }),
   ];
 }
 

@@ -3,7 +3,7 @@ import { constants as fsc } from "node:fs";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { z } from "zod";
+import type { Validator } from "../schema";
 import { ConfigError, InvalidGrantError, NoCredentialsError, StoreError } from "../errors";
 import { refreshToken } from "../auth/grants";
 import { lazy, zod } from "../lazy";
@@ -17,8 +17,26 @@ import { isTime } from "../time";
 // Loaded on first use: most SDK users never touch the store.
 const lockfile = lazy(() => require("proper-lockfile") as typeof import("proper-lockfile"));
 
+/**
+ * A named profile: base URL, username and tokens (`expiresAt` in epoch ms, `expiresIn` in seconds), or an
+ * API key. Never a password, never an MFA code. A browser (implicit-grant) login leaves no refresh token.
+ * Fields this version does not know are kept as they are.
+ */
+export interface Profile {
+  baseUrl: string;
+  username?: string | undefined;
+  refreshToken?: string | undefined;
+  accessToken?: string | undefined;
+  /** An API key (`dns-account login --api-key-stdin`): used as it is, never refreshed. */
+  apiKey?: string | undefined;
+  expiresAt?: number | undefined;
+  expiresIn?: number | undefined;
+  updatedAt?: string | undefined;
+  [field: string]: unknown;
+}
+
 // Loose: fields written by a newer version are kept (and written back), never fatal.
-const profileSchema = lazy(() => {
+const profileSchema: () => Validator<Profile> = lazy(() => {
   const { z } = zod();
   return z.looseObject({
     baseUrl: z.string().min(1),
@@ -32,13 +50,6 @@ const profileSchema = lazy(() => {
     updatedAt: z.string().optional(),
   });
 });
-
-/**
- * A named profile: base URL, username and tokens (`expiresAt` in epoch ms, `expiresIn` in seconds).
- * Never a password, never an MFA code. A browser (implicit-grant) login leaves no refresh token. Fields
- * this version does not know are kept as they are.
- */
-export type Profile = z.input<ReturnType<typeof profileSchema>>;
 
 /**
  * The whole store file. `profiles` has no prototype, so any name (`__proto__`, `constructor`) is just a
@@ -78,6 +89,8 @@ export interface TokenStoreOptions {
   retry?: RetryOptions;
   /** How long to wait for another process's lock, in ms; default 30 000. */
   lockWaitMs?: number;
+  /** Allow refreshing over `http://` to a non-loopback host (e.g. an emulator in docker-compose). */
+  allowInsecureHttp?: boolean;
 }
 
 /**
@@ -312,6 +325,7 @@ export class TokenStore {
           baseUrl: p.baseUrl ?? DEFAULT_BASE_URL,
           refreshToken: p.refreshToken!,
           clock: this.#clock,
+          ...(this.#options.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
           ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
         }),
       );

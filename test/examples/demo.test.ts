@@ -14,7 +14,7 @@ describe("npm run demo", function () {
       /^1\. Started the dynamic-provider host/m,
       /^2\. Check: no failures$/m,
       /^3\. Create tok-[0-9a-f]+: access \[secret, 27 chars\]/m,
-      /^4\. Renew \(diff: some, replaces: none\): .*refresh token unchanged$/m,
+      /^4\. Renew, as if an hour had passed \(state rewritten to expire at \S+; diff: some, replaces: none\): .*refresh token unchanged$/m,
       /^5\. Rotate \(replaces: keepers, delete-before-replace: false\): created tok-\w+, then revoked tok-\w+$/m,
       /^6\. Out-of-band revoke, then refresh: the resource is gone$/m,
       /^7\. Recreate tok-/m,
@@ -23,6 +23,12 @@ describe("npm run demo", function () {
     ]) {
       assert.match(stdout, text);
     }
+    assert.match(stdout, /^DNS_ACCOUNT_DEMO_HOST=1: driving the dynamic-provider host directly/m, "says why it drives the host");
+    // Times read in order: the renewed token expires after the created one and after the rewritten state.
+    const created = Date.parse(/^3\. Create .*expires (\S+)$/m.exec(stdout)![1]!);
+    const [, faked, renewed] = /^4\. .*expire at (\S+);.*expires (\S+); refresh/m.exec(stdout)!;
+    assert.ok(Date.parse(renewed!) >= created, `${renewed} >= created`);
+    assert.ok(Date.parse(renewed!) > Date.parse(faked!), `${renewed} > ${faked}`);
     const output = stdout + stderr;
     assert.ok(!output.includes("emulator-password"), "no password");
     // The emulator's tokens are 27 base64url characters; none may appear.

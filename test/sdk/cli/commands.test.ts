@@ -5,53 +5,12 @@ import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../../sdk";
-import { _assertNoSecrets, _cleanEnv, _rejects, _repoRoot, _waitForLine } from "../../support/helpers";
+import { _assertNoSecrets, _rejects, _repoRoot, _waitForLine } from "../../support/helpers";
+import { _namedHost } from "../../support/named-hosts";
+import { CLI, _cli as cli, _hasScript as hasScript, _onTty as onTty } from "./_cli";
 
-const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 const PASSWORD = "pw-CLI-LEAK-8d2b61f0";
 const MFA_PASSWORD = "pw-CLIMFA-LEAK-2c7e90";
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI with a clean environment (no DNS_ACCOUNT_* but what is given), stdin from `input`. */
-function cli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<Run> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: _cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  child.stdin.end(input ?? "");
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
-
-function hasScript(): boolean {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs the CLI on a pseudo-terminal (script(1)), answering prompts as they appear. */
-function onTty(args: string[], env: NodeJS.ProcessEnv, answers: [RegExp, string][]): Promise<Run> {
-  const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: _cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
-  let screen = "";
-  let next = 0;
-  child.stdout.on("data", (d: Buffer) => {
-    screen += d.toString();
-    while (next < answers.length && answers[next]![0].test(screen)) {
-      child.stdin.write(`${answers[next]![1]}\r`);
-      next++;
-    }
-  });
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout: screen, stderr: "" })));
-}
 
 describe("dns-account CLI", function () {
   this.timeout(60_000);
@@ -138,7 +97,7 @@ describe("dns-account CLI", function () {
   it("login for an MFA account: mfa_required in a pipeline, success with DNS_ACCOUNT_MFA_TOKEN", async () => {
     const missing = await run(["login", "--profile", "mfa"], { DNS_ACCOUNT_USERNAME: "mfa@example.com", DNS_ACCOUNT_PASSWORD: MFA_PASSWORD });
     assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /^dns-account: mfa_required: .*MFA code/);
+    assert.match(missing.stderr, /^dns-account: mfa_required: .*DNS_ACCOUNT_MFA_TOKEN.*--mfa/);
     const ok = await run(["login", "--profile", "mfa"], { DNS_ACCOUNT_USERNAME: "mfa@example.com", DNS_ACCOUNT_PASSWORD: MFA_PASSWORD, DNS_ACCOUNT_MFA_TOKEN: "314159" });
     assert.equal(ok.code, 0, ok.stderr);
     secrets.push(stored().profiles.mfa!.refreshToken as string, stored().profiles.mfa!.accessToken as string);
@@ -206,14 +165,14 @@ describe("dns-account CLI", function () {
     const fromEnv = await run(["token"], { DNS_ACCOUNT_ACCESS_TOKEN: "bare-env-token" });
     assert.equal(fromEnv.stdout.trim(), "bare-env-token");
     const command = `echo "helper says hi" >&2; echo '{"accessToken":"from-helper","expiresAt":"2099-01-01T00:00:00Z"}'`;
-    const fromCommand = await run(["token", "--profile", "absent", "--json"], { DNS_ACCOUNT_CREDENTIAL_COMMAND: command });
+    const fromCommand = await run(["token", "--json"], { DNS_ACCOUNT_PROFILE: "absent", DNS_ACCOUNT_CREDENTIAL_COMMAND: command });
     assert.equal(fromCommand.code, 0, fromCommand.stderr);
     assert.equal(JSON.parse(fromCommand.stdout).source, "command");
     assert.match(fromCommand.stderr, /helper says hi/);
-    const failing = await run(["token", "--profile", "absent"], { DNS_ACCOUNT_CREDENTIAL_COMMAND: "exit 7" });
+    const failing = await run(["token"], { DNS_ACCOUNT_PROFILE: "absent", DNS_ACCOUNT_CREDENTIAL_COMMAND: "exit 7" });
     assert.equal(failing.code, 1);
     assert.match(failing.stderr, /^dns-account: credential_process: The credential command exited with code 7\n$/);
-    const none = await run(["token", "--profile", "absent"]);
+    const none = await run(["token"], { DNS_ACCOUNT_PROFILE: "absent" });
     assert.equal(none.code, 1);
     assert.match(none.stderr, /^dns-account: no_credentials: /);
   });
@@ -270,5 +229,121 @@ describe("dns-account CLI", function () {
     child.kill("SIGTERM");
     const code = await new Promise((r) => child.once("exit", r));
     assert.equal(code, 0);
+  });
+
+  it("an explicit --profile beats environment credentials; a missing profile is named", async () => {
+    const mfa = stored().profiles.mfa!;
+    const fromProfile = await run(["token", "--profile", "mfa"], { DNS_ACCOUNT_ACCESS_TOKEN: "bare-env-token" });
+    assert.equal(fromProfile.code, 0, fromProfile.stderr);
+    assert.equal(fromProfile.stdout.trim(), mfa.accessToken);
+    // After eval "$(dns-account env)", exec-credential --profile X still answers X's token, with its expiry.
+    const exported = { DNS_ACCOUNT_ACCESS_TOKEN: stored().profiles.default!.accessToken as string };
+    const cred = await run(["exec-credential", "--profile", "mfa"], exported);
+    const status = (JSON.parse(cred.stdout) as { status: { token: string; expirationTimestamp?: string } }).status;
+    assert.equal(status.token, mfa.accessToken);
+    assert.equal(status.expirationTimestamp, new Date(mfa.expiresAt as number).toISOString().replace(/\.\d{3}Z$/, "Z"));
+    // An expired profile is refreshed from the profile, not replaced by the environment's token.
+    const data = stored();
+    data.profiles.mfa!.expiresAt = Date.now() - 1000;
+    writeFileSync(path.join(dir, "credentials.json"), JSON.stringify(data), { mode: 0o600 });
+    const refreshed = await run(["token", "--profile", "mfa"], exported);
+    assert.equal(refreshed.code, 0, refreshed.stderr);
+    assert.equal(refreshed.stdout.trim(), stored().profiles.mfa!.accessToken);
+    assert.notEqual(refreshed.stdout.trim(), exported.DNS_ACCOUNT_ACCESS_TOKEN);
+    secrets.push(refreshed.stdout.trim());
+    for (const [args, extra] of [
+      [["token", "--profile", "nope"], { DNS_ACCOUNT_ACCESS_TOKEN: "bare-env-token" }],
+      [["exec-credential", "--profile", "nope"], { DNS_ACCOUNT_CREDENTIAL_COMMAND: `echo '{"accessToken":"from-helper"}'` }],
+    ] as const) {
+      const r = await run([...args], extra);
+      assert.equal(r.code, 1, args.join(" "));
+      assert.match(r.stderr, /^dns-account: no_credentials: No profile "nope" in .*: run dns-account login --profile nope\n$/);
+      assert.ok(!r.stdout.includes("bare-env-token") && !r.stdout.includes("from-helper"));
+    }
+  });
+
+  it("exec-credential answers in the apiVersion KUBERNETES_EXEC_INFO asks for (v1, v1beta1)", async () => {
+    for (const apiVersion of ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"]) {
+      const info = JSON.stringify({ kind: "ExecCredential", apiVersion, spec: { interactive: false } });
+      const r = await run(["exec-credential"], { KUBERNETES_EXEC_INFO: info });
+      assert.equal(r.code, 0, r.stderr);
+      const cred = JSON.parse(r.stdout) as { apiVersion: string; kind: string; status: { token: string } };
+      assert.equal(cred.apiVersion, apiVersion);
+      assert.equal(cred.kind, "ExecCredential");
+      assert.equal(cred.status.token, stored().profiles.default!.accessToken);
+    }
+    for (const info of ['{"apiVersion":"client.authentication.k8s.io/v2"}', "not json"]) {
+      const r = await run(["exec-credential"], { KUBERNETES_EXEC_INFO: info });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^dns-account: invalid_config: KUBERNETES_EXEC_INFO /);
+      assert.equal(r.stdout, "");
+    }
+  });
+
+  it("token --json is valid credential-command output, with the base URL the command gave", async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-empty-"));
+    const inner = `DNS_ACCOUNT_CONFIG_DIR='${dir}' '${process.execPath}' '${CLI}' token --json --profile mfa`;
+    const r = await run(["token", "--json"], { DNS_ACCOUNT_CONFIG_DIR: empty, DNS_ACCOUNT_BASE_URL: undefined, DNS_ACCOUNT_CREDENTIAL_COMMAND: inner });
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as Record<string, unknown>;
+    assert.equal(json.source, "command");
+    assert.equal(json.accessToken, stored().profiles.mfa!.accessToken);
+    assert.equal(json.baseUrl, emu.url);
+    assert.equal(json.expiresAt, new Date(stored().profiles.mfa!.expiresAt as number).toISOString());
+    // A bare token of unknown lifetime has no expiresAt (null would not be valid credential-command output).
+    const bare = JSON.parse((await run(["token", "--json"], { DNS_ACCOUNT_ACCESS_TOKEN: "bare-env-token" })).stdout) as Record<string, unknown>;
+    assert.ok(!("expiresAt" in bare));
+  });
+
+  it("usage messages name what users type: --profile (not -p), --password-stdin for --password", async () => {
+    const noValue = await run(["token", "--profile"]);
+    assert.equal(noValue.code, 2);
+    assert.match(noValue.stderr, /--profile/);
+    assert.ok(!/-p\b/.test(noValue.stderr.replace("--profile", "")), noValue.stderr);
+    for (const args of [["login", "--password"], ["login", "--password", PASSWORD], ["login", `--password=${PASSWORD}`]]) {
+      const r = await run(args);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /--password-stdin/);
+    }
+  });
+
+  it("logout --local removes the profile without reaching the server and says the token was not revoked", async () => {
+    const login = await run(["login", "--profile", "local"], { DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD });
+    assert.equal(login.code, 0, login.stderr);
+    const refresh = stored().profiles.local!.refreshToken as string;
+    secrets.push(refresh, stored().profiles.local!.accessToken as string);
+    emu.resetStats();
+    const r = await run(["logout", "--local", "--profile", "local"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^Removed profile "local" locally; its refresh token was NOT revoked/);
+    assert.equal(emu.stats.requests, 0);
+    assert.equal(stored().profiles.local, undefined);
+    assert.ok((await refreshToken({ baseUrl: emu.url, refreshToken: refresh })).accessToken);
+  });
+
+  it("--allow-insecure-http / DNS_ACCOUNT_ALLOW_INSECURE_HTTP: an emulator at http://emulator:8787 (docker-compose) is usable", async () => {
+    // "emulator" resolves to 127.0.0.1 in the child only, as docker-compose's network would resolve it.
+    const named = _namedHost(emu.url);
+    const other = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-insecure-"));
+    const base = { ...named.env, DNS_ACCOUNT_CONFIG_DIR: other, DNS_ACCOUNT_BASE_URL: named.url };
+    const calls = emu.stats.tokenCalls;
+    {
+      const creds = { DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD };
+      const refused = await run(["login"], { ...base, ...creds });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /^dns-account: invalid_config: .*--allow-insecure-http/);
+      const ok = await run(["login", "--allow-insecure-http"], { ...base, ...creds });
+      assert.equal(ok.code, 0, ok.stderr);
+      const data = JSON.parse(readFileSync(path.join(other, "credentials.json"), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
+      assert.equal(data.profiles.default!.baseUrl, named.url);
+      secrets.push(data.profiles.default!.refreshToken as string, data.profiles.default!.accessToken as string);
+      data.profiles.default!.expiresAt = Date.now() - 1000;
+      writeFileSync(path.join(other, "credentials.json"), JSON.stringify(data), { mode: 0o600 });
+      assert.equal((await run(["token"], base)).code, 1, "refreshing over http:// needs the opt-in too");
+      const refreshed = await run(["token"], { ...base, DNS_ACCOUNT_ALLOW_INSECURE_HTTP: "1" });
+      assert.equal(refreshed.code, 0, refreshed.stderr);
+      secrets.push(refreshed.stdout.trim());
+      assert.equal(emu.stats.tokenCalls, calls + 2, "the login and the refresh reached the emulator by its name");
+    }
   });
 });

@@ -99,8 +99,8 @@ describe("credential sources", () => {
       DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV: "VAULT_ADDR, DNS_ACCOUNT_PASSWORD, PULUMI_CONFIG",
       DNS_ACCOUNT_CREDENTIAL_COMMAND: `env > ${JSON.stringify(seen)}; echo '{"accessToken":"cmd"}'`,
     };
-    // Through the default chain: a password without a username is not an environment credential.
-    const credential = await resolveCredential(defaultCredentialChain({ env, store, profile: "none" }));
+    // Through the default chain (an empty store): a password without a username is not an environment credential.
+    const credential = await resolveCredential(defaultCredentialChain({ env, store: new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-empty-")) }) }));
     assert.equal(credential.source, "command");
     assert.equal((await credential.token()).accessToken, "cmd");
     const passed = Object.fromEntries(readFileSync(seen, "utf8").trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
@@ -158,9 +158,14 @@ describe("credential sources", () => {
     assert.equal(await first({ credentials: { accessToken: "opt" }, env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store }), "options");
     assert.equal(await first({ env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store }), "environment");
     assert.equal(await first({ env, store }), "profile");
-    assert.equal(await first({ env, store, profile: "other" }), "command");
-    const none = await _rejects(resolveCredential(defaultCredentialChain({ env: {}, store, profile: "other" })));
+    assert.equal(await first({ env: { ...env, DNS_ACCOUNT_PROFILE: "other" }, store }), "command");
+    const none = await _rejects(resolveCredential(defaultCredentialChain({ env: { DNS_ACCOUNT_PROFILE: "other" }, store })));
     assert.ok(none instanceof NoCredentialsError);
     assert.match(none.message, /tried: options, environment, profile, command/);
+    // An explicit profile negates the environment and the command (as in botocore), and must exist.
+    assert.equal(await first({ env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store, profile: "default" }), "profile");
+    const missing = await _rejects(resolveCredential(defaultCredentialChain({ env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store, profile: "other" })));
+    assert.ok(missing instanceof NoCredentialsError);
+    assert.match(missing.message, /^No profile "other" in /);
   });
 });

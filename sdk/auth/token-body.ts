@@ -1,0 +1,20 @@
+import { lazy, zod } from "../lazy";
+import { MAX_EXPIRES_IN_SECONDS } from "../time";
+
+// The zod form of the token body, for modules that extend it (authorize.ts). Public declarations use
+// `tokenBodySchema` from token-response.ts, typed without zod.
+
+/** Shape of a successful token body; `expires_in` may come as a numeric string. Built on first use. */
+export const tokenBodyZod = lazy(() => {
+  const { z } = zod();
+  // Bounded: a lifetime past the largest date would make every later date computation throw.
+  const positiveInteger = z
+    .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
+    .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS));
+  return z.object({
+    access_token: z.string().min(1),
+    token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),
+    expires_in: positiveInteger,
+    refresh_token: z.string().min(1).optional(),
+  });
+});

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { _cleanEnv, _repoRoot } from "../support/helpers";
+
+const run = promisify(execFile);
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const root = _repoRoot();
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, any>;
+
+// A program as users write it: every public entry, a Token, the SDK types they handle.
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import { Token, getAccessToken, getClient } from "pulumi-dns-account";
+import { createClient, issueToken, DnsAccountError, defaultCredentialChain, TokenStore, type TokenSet, type Device } from "pulumi-dns-account/sdk";
+import { startEmulator } from "pulumi-dns-account/emulator";
+
+const token = new Token("ci", { rotationPeriodSeconds: 86_400 });
+export const accessToken: pulumi.Output<string> = token.accessToken;
+export const fromConfig = getAccessToken();
+export const used = [getClient, createClient, issueToken, DnsAccountError, defaultCredentialChain, TokenStore, startEmulator].length;
+export function describe(set: TokenSet, device: Device): string {
+  return set.tokenType + device.name;
+}
+`;
+
+// Pulumi's TypeScript template, 2024-04 to 2026-03 (no skipLibCheck, no esModuleInterop), and the current one.
+const TEMPLATES: Record<string, Record<string, unknown>> = {
+  "commonjs + node (2024-04 to 2026-03)": { module: "commonjs", moduleResolution: "node" },
+  "nodenext (current)": { module: "nodenext", moduleResolution: "nodenext" },
+};
+
+describe("the npm package", function () {
+  this.timeout(300_000);
+  let files: string[];
+  let dir: string;
+  let installLog: string;
+
+  before(async () => {
+    const { stdout } = await run(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+    files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-package-"));
+    await run(npm, ["pack", "--pack-destination", dir, "--ignore-scripts"], { cwd: root });
+    const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
+    writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({
+        name: "dns-account-template-program",
+        private: true,
+        dependencies: { "pulumi-dns-account": `file:./${tarball}`, "@pulumi/pulumi": pkg.devDependencies["@pulumi/pulumi"] },
+        devDependencies: { "@types/node": pkg.devDependencies["@types/node"], typescript: pkg.devDependencies.typescript },
+      }),
+    );
+    const out = await run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, env: _cleanEnv(), maxBuffer: 16 * 1024 * 1024 });
+    installLog = `${out.stdout}\n${out.stderr}`;
+  });
+
+  it("npm pack lists only what users need: compiled code, declarations, self-contained source maps, README, LICENSE", () => {
+    const allowed = /^(package\.json|README\.md|LICENSE|dist\/(sdk|emulator|provider)\/.+\.(js|d\.ts|js\.map))$/;
+    assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
+    for (const needed of ["LICENSE", "README.md", "package.json", "dist/provider/index.js", "dist/sdk/index.d.ts", "dist/sdk/cli/main.js", "dist/provider/token/provider.js"]) {
+      assert.ok(files.includes(needed), needed);
+    }
+    // Source maps ship their sources: the .ts files themselves are not in the package.
+    for (const map of files.filter((f) => f.endsWith(".map"))) {
+      const m = JSON.parse(readFileSync(path.join(root, map), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
+      assert.equal(m.sourcesContent?.filter((s) => typeof s === "string").length, m.sources.length, map);
+    }
+  });
+
+  it("package.json: license with a matching LICENSE, repository, homepage, bugs, keywords; builds in prepack, not on install", () => {
+    assert.equal(pkg.license, "MIT");
+    assert.match(readFileSync(path.join(root, "LICENSE"), "utf8"), /^MIT License\n/);
+    assert.match(pkg.repository?.url ?? "", /^git\+https:\/\/.+\.git$/);
+    assert.match(pkg.homepage ?? "", /^https:\/\//);
+    assert.match(pkg.bugs?.url ?? "", /^https:\/\//);
+    assert.ok(Array.isArray(pkg.keywords) && pkg.keywords.includes("pulumi"));
+    for (const hook of ["prepare", "preinstall", "install", "postinstall"]) assert.equal(pkg.scripts[hook], undefined, hook);
+    assert.match(pkg.scripts.prepack, /\btsc\b/);
+    assert.equal(pkg.engines.node, ">=20.18");
+  });
+
+  it("the packed tarball installs with no warning about this package, and its bin runs", async () => {
+    const ours = installLog.split("\n").filter((l) => /warn|error/i.test(l) && /pulumi-dns-account/.test(l));
+    assert.deepEqual(ours, []);
+    const bin = path.join(dir, "node_modules", ".bin", "dns-account");
+    assert.ok(existsSync(bin));
+    const { stdout } = await run(bin, ["--version"], { env: _cleanEnv() });
+    assert.equal(stdout.trim(), pkg.version);
+  });
+
+  for (const [name, options] of Object.entries(TEMPLATES)) {
+    it(`a program with Pulumi's TypeScript template tsconfig compiles against it: ${name}`, async () => {
+      const sub = mkdtempSync(path.join(dir, "program-"));
+      writeFileSync(path.join(sub, "index.ts"), PROGRAM);
+      writeFileSync(
+        path.join(sub, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            outDir: "bin",
+            target: "es2020",
+            ...options,
+            sourceMap: true,
+            experimentalDecorators: true,
+            pretty: false,
+            noFallthroughCasesInSwitch: true,
+            noImplicitReturns: true,
+            forceConsistentCasingInFileNames: true,
+          },
+          files: ["index.ts"],
+        }),
+      );
+      const tsc = path.join(dir, "node_modules", "typescript", "bin", "tsc");
+      const result = await run(process.execPath, [tsc, "-p", sub], { cwd: sub }).then(
+        (r) => r.stdout,
+        (err: { stdout?: string }) => err.stdout ?? String(err),
+      );
+      assert.equal(result.trim(), "", result.split("\n").slice(0, 20).join("\n"));
+      assert.ok(existsSync(path.join(sub, "bin", "index.js")));
+    });
+  }
+});
