@@ -1,0 +1,68 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { Client } from "../../sdk/client/client";
+import { sharedClient } from "../../sdk/client/shared-session";
+import { ConfigError } from "../../sdk/errors";
+import type { SessionCredentials } from "../../sdk/session";
+import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
+
+/**
+ * Credentials one account resource may carry: a Token's outputs (`{ baseUrl, refreshToken }`) or an API
+ * key. Kept in state as a secret. Without them, the resource uses stack config, then the environment.
+ */
+export interface ResourceCredentials {
+  /** Base address of the service. */
+  baseUrl?: string;
+  /** A refresh token, e.g. a Token's `refreshToken` output. */
+  refreshToken?: string;
+  /** An API key from the service's dashboard. */
+  apiKey?: string;
+}
+
+/** Stack config read by `configure()` in the provider host; never serialized. */
+let stackConfig: CredentialFields = {};
+
+/**
+ * Reads the stack config (`dns-account:*`) in the provider host; every account resource's provider calls
+ * it from its own `configure`.
+ */
+export async function configure(req: dynamic.ConfigureRequest): Promise<void> {
+  stackConfig = fromConfig((key) => {
+    try {
+      return req.config.get(key);
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+/**
+ * The API client of an account resource: its `credentials` input, then stack config, then the
+ * environment (profiles and credential commands included). One shared session per process and
+ * credential, so an `up` of many resources logs in once.
+ *
+ * @example
+ * ```ts
+ * const client = await accountClient(inputs.credentials);
+ * const server = await client.dnsServers.get(id);
+ * ```
+ */
+export async function accountClient(credentials: ResourceCredentials | undefined): Promise<Client> {
+  const args: CredentialFields = {
+    baseUrl: credentials?.baseUrl,
+    refreshToken: credentials?.refreshToken,
+  };
+  const r = resolveCredentials([
+    ["args", args],
+    ["config", stackConfig],
+    ["environment", fromEnvironment()],
+  ]);
+  if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property === "password" ? "credentials" : r.property });
+  const u = await usableCredentials(r);
+  const session: SessionCredentials =
+    u.mode === "password"
+      ? { username: u.username, password: u.password, ...(u.mfaToken ? { mfaToken: u.mfaToken } : {}) }
+      : u.mode === "refreshToken"
+        ? { refreshToken: u.refreshToken }
+        : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
+  return sharedClient({ baseUrl: u.baseUrl, credentials: session });
+}

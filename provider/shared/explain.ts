@@ -1,0 +1,38 @@
+import { DnsAccountError } from "../../sdk/errors";
+
+/**
+ * An error as the engine shows it: what failed, the stable code, the message and the service's field
+ * complaints by name. Messages of this package carry no secret, so nothing here can leak one; anything
+ * that is not ours keeps only its message.
+ *
+ * @example
+ * ```ts
+ * try { await client.dnsServers.create(body); } catch (err) { throw explain("Creating the DNS server failed", err); }
+ * ```
+ */
+export function explain(action: string, err: unknown): Error {
+  if (err instanceof DnsAccountError) {
+    const fields = err.fields?.length ? ` [${err.fields.map((f) => `${f.field}: ${f.errorCode}`).join(", ")}]` : "";
+    const e = new Error(`${action}: ${err.code}: ${err.message}${err.field ? ` (${err.field})` : ""}${fields}`);
+    Object.defineProperty(e, "code", { value: err.code, enumerable: false });
+    return e;
+  }
+  return err instanceof Error ? err : new Error(`${action} failed`);
+}
+
+/** True for the service's "no such object" answer. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof DnsAccountError && err.status === 404;
+}
+
+/**
+ * A create that made an object but could not finish: the engine records `outs` under `id` (the dynamic
+ * provider host's partial-state path) so nothing the service holds is left outside every state, and the
+ * next `up` finishes the job with an update.
+ */
+export function initFailed(action: string, err: unknown, id: string, outs: object, inputs: object): Error {
+  const e = explain(action, err);
+  const provider = (inputs as Record<string, unknown>).__provider;
+  Object.assign(e, { id, properties: { ...outs, ...(provider !== undefined ? { __provider: provider } : {}) }, reasons: [e.message] });
+  return e;
+}
