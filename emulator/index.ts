@@ -1,5 +1,5 @@
 /**
- * An emulator of the Account API on loopback, for tests, the demo and offline dry runs of pipelines.
+ * An emulator of the Account API (1.15) on loopback, for tests, the demo and offline dry runs of pipelines.
  *
  * @example
  * ```ts
@@ -10,9 +10,11 @@
  * @packageDocumentation
  */
 export {
+  DEFAULT_API_KEYS,
   DEFAULT_CLIENTS,
   DEFAULT_USERS,
   type Emulator,
+  type EmulatorApiKey,
   type EmulatorClient,
   type EmulatorLimits,
   type EmulatorOptions,
@@ -23,7 +25,7 @@ export {
   type RevokeReads,
   startEmulator,
 } from "./server";
-export { openApiDocument } from "./openapi";
+export { openApiDocument } from "./openapi/document";
 export {
   type HostCheckResult,
   type HostDiffResult,

@@ -1,88 +1,43 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Account, DEFAULT_LIMITS, type EmulatorLimits, type Outcome } from "./accounts";
-import { type Fault, FaultQueue } from "./faults";
-import { BodyTooLarge, cookie, parseForm, readBody, sendEmpty, sendHtml, sendJson } from "./http-util";
-import { openApiDocument } from "./openapi";
-import { errorPage, loginPage } from "./pages";
-import { type EmulatorUser, TokenStore } from "./tokens";
+import { DEFAULT_LIMITS } from "./account/account";
+import { accountRoutes } from "./account/routes";
+import { authenticate, authRoutes } from "./auth/routes";
+import { TokenStore } from "./auth/tokens";
+import { deviceRoutes } from "./devices/routes";
+import { dnsServerRoutes } from "./dns-servers/routes";
+import { sendError } from "./http/errors";
+import { type Fault, FaultQueue } from "./http/faults";
+import { Router } from "./http/router";
+import { BodyTooLarge, readBody, sendEmpty, sendJson } from "./http/util";
+import { openApiDocument } from "./openapi/document";
+import { referenceDataRoutes } from "./reference-data/routes";
+import { statsRoutes } from "./stats/routes";
+import {
+  accountsOf,
+  DEFAULT_API_KEYS,
+  DEFAULT_CLIENTS,
+  DEFAULT_USERS,
+  type EmulatorOptions,
+  type EmulatorState,
+  type EmulatorStats,
+  type RecordedRequest,
+} from "./state";
 
-export type { EmulatorUser } from "./tokens";
-export type { Fault } from "./faults";
-export type { EmulatorLimits } from "./accounts";
-
-/** An OAuth client approved for the implicit grant. */
-export interface EmulatorClient {
-  clientId: string;
-  /**
-   * Registered redirect URIs. A loopback URI (127.0.0.1, [::1], localhost) matches any port, as native
-   * apps need (RFC 8252 §7.3).
-   */
-  redirectUris: string[];
-}
-
-/** Users every emulator has unless `users` is given. The MFA user accepts any 6-digit code, once. */
-export const DEFAULT_USERS: readonly EmulatorUser[] = [
-  { username: "user@example.com", password: "emulator-password" },
-  { username: "mfa@example.com", password: "emulator-password", mfa: true },
-];
-
-/** The client every emulator has unless `clients` is given. */
-export const DEFAULT_CLIENTS: readonly EmulatorClient[] = [
-  { clientId: "dns-account-cli", redirectUris: ["http://127.0.0.1/callback"] },
-];
-
-/** Which form of the revoke request the emulator reads (to prove a client satisfies each). */
-export type RevokeReads = "any" | "query" | "token" | "refresh_token";
-
-/** Options of {@link startEmulator}. */
-export interface EmulatorOptions {
-  /** Interface to listen on; default `127.0.0.1`. */
-  host?: string;
-  /** Port; default 0 (a free one). */
-  port?: number;
-  users?: readonly EmulatorUser[];
-  clients?: readonly EmulatorClient[];
-  /** Access-token lifetime in seconds, fixed or drawn per response. Default: 55 to 65 minutes, varying. */
-  tokenLifetimeSeconds?: number | (() => number);
-  /** Answer 400 when `grant_type` is absent, as newer versions of the service do. */
-  requireGrantType?: boolean;
-  /** Which revoke form is honoured; default `any`. */
-  revokeReads?: RevokeReads;
-  /** Return a new refresh token on each refresh grant (the real service does not). */
-  rotateRefreshTokens?: boolean;
-  /** Offset of the emulator's `Date` header from its clock, in ms (a server whose clock is off). */
-  dateOffsetMs?: number;
-  /** Per-account quotas. */
-  limits?: Partial<EmulatorLimits>;
-  /** Time source for token expiry; default `Date.now`. */
-  now?: () => number;
-  /** Called with one line per request: method, path (never the query) and status. */
-  log?: (line: string) => void;
-  /** Randomness for faults with a `probability` (seed it for repeatable tests); default Math.random. */
-  random?: () => number;
-}
-
-/** Counters of what the emulator served. */
-export interface EmulatorStats {
-  requests: number;
-  tokenCalls: number;
-  passwordGrants: number;
-  refreshGrants: number;
-  revokeCalls: number;
-  authorizeCalls: number;
-  apiCalls: number;
-}
-
-/** A request the emulator received, as parsed (for tests asserting what a client sent). */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  form: Record<string, string>;
-  headers: IncomingMessage["headers"];
-}
+export type { EmulatorApiKey, EmulatorUser } from "./auth/tokens";
+export type { Fault } from "./http/faults";
+export type { EmulatorLimits } from "./account/account";
+export {
+  DEFAULT_API_KEYS,
+  DEFAULT_CLIENTS,
+  DEFAULT_USERS,
+  type EmulatorClient,
+  type EmulatorOptions,
+  type EmulatorStats,
+  type RecordedRequest,
+  type RevokeReads,
+} from "./state";
 
 /** A running emulator. */
 export interface Emulator {
@@ -90,7 +45,7 @@ export interface Emulator {
   readonly url: string;
   readonly port: number;
   readonly stats: EmulatorStats;
-  /** Requests to the token and revoke endpoints, oldest first (the last 1,000). */
+  /** Requests to the token and revoke endpoints, oldest first (at least the last 1,000). */
   readonly requests: readonly RecordedRequest[];
   resetStats(): void;
   /** Arms a fault for the next matching request(s). */
@@ -100,41 +55,29 @@ export interface Emulator {
   revokeRefreshToken(token: string): void;
   /** Expires every access token now. */
   expireAccessTokens(): void;
+  /** Shorthand for `tokenCounts(username).refreshTokens`: live refresh tokens, for leak checks in tests. */
+  liveRefreshTokens(username?: string): number;
   setTokenLifetime(seconds: number | (() => number)): void;
   addMfaCode(username: string, code: string): void;
+  /** Issues an API key for a user (random unless given), as the dashboard does; returns it. */
+  addApiKey(username: string, key?: string): string;
+  /** Deletes an API key out of band; calls with it then get 401 `invalid_api_key`. */
+  revokeApiKey(key: string): void;
+  /**
+   * Live (unrevoked) refresh tokens, of one user or of all, plus the access tokens and codes held
+   * (expired ones are pruned as new ones are issued).
+   */
+  tokenCounts(username?: string): { refreshTokens: number; accessTokens: number; codes: number };
   close(): Promise<void>;
 }
 
-const API = "/oapi/v1";
-
-function isLoopbackHost(host: string): boolean {
-  return host === "127.0.0.1" || host === "[::1]" || host === "localhost";
-}
-
-function redirectAllowed(client: EmulatorClient, redirectUri: string): boolean {
-  let target: URL;
-  try {
-    target = new URL(redirectUri);
-  } catch {
-    return false;
-  }
-  return client.redirectUris.some((registered) => {
-    const r = new URL(registered);
-    if (isLoopbackHost(r.hostname) && r.hostname === target.hostname) {
-      return r.protocol === target.protocol && r.pathname === target.pathname;
-    }
-    return r.href === target.href;
-  });
-}
-
-function tokenError(res: ServerResponse, status: number, error: string, errorCode: string, description: string): void {
-  sendJson(res, status, { error, error_code: errorCode, error_description: description }, { "cache-control": "no-store" });
-}
+/** Paths of the emulator's OpenAPI document: 1.15's and the seed's. */
+const DOCUMENT_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"];
 
 /**
- * Starts an emulator of the Account API on loopback: token, revoke and authorize endpoints, a login page,
- * bearer-protected business endpoints (account limits, devices, DNS servers) and its OpenAPI description,
- * with fault injection for tests.
+ * Starts an emulator of the Account API 1.15 on loopback: token endpoint (password, refresh and
+ * authorization-code grants), revoke, authorize (implicit and PKCE code flow) with a login page, every
+ * API operation (Bearer or `ApiKey`), its OpenAPI description, and fault injection for tests.
  *
  * @example
  * ```ts
@@ -145,198 +88,87 @@ function tokenError(res: ServerResponse, status: number, error: string, errorCod
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const now = options.now ?? (() => Date.now());
-  const store = new TokenStore([...(options.users ?? DEFAULT_USERS)], now);
-  const clients = [...(options.clients ?? DEFAULT_CLIENTS)];
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const store = new TokenStore([...(options.users ?? DEFAULT_USERS)], now, options.apiKeys ?? DEFAULT_API_KEYS);
   const faults = new FaultQueue(options.random);
-  const accounts = new Map<string, Account>();
-  const sessions = new Map<string, string>();
   const requests: RecordedRequest[] = [];
   let lifetime: number | (() => number) = options.tokenLifetimeSeconds ?? (() => 3300 + randomInt(600));
   const stats: EmulatorStats = {
-    requests: 0, tokenCalls: 0, passwordGrants: 0, refreshGrants: 0, revokeCalls: 0, authorizeCalls: 0, apiCalls: 0,
+    requests: 0, tokenCalls: 0, passwordGrants: 0, refreshGrants: 0, codeGrants: 0, revokeCalls: 0, authorizeCalls: 0, apiCalls: 0, apiKeyCalls: 0, connections: 0,
   };
-  let base = "";
-
-  const lifetimeSeconds = (): number => (typeof lifetime === "function" ? lifetime() : lifetime);
-  const account = (username: string): Account => {
-    let a = accounts.get(username);
-    if (!a) accounts.set(username, (a = new Account(limits)));
-    return a;
+  const state: EmulatorState = {
+    options,
+    store,
+    clients: [...(options.clients ?? DEFAULT_CLIENTS)],
+    stats,
+    now,
+    lifetimeSeconds: () => (typeof lifetime === "function" ? lifetime() : lifetime),
+    account: accountsOf({ ...DEFAULT_LIMITS, ...options.limits }),
+    record: (req, url, form) => {
+      requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), form, headers: req.headers });
+      // Trimmed in steps of 100 rather than shifted each time (an O(n) move per token call).
+      if (requests.length > 1100) requests.splice(0, requests.length - 1000);
+    },
+    sessions: new Map(),
+    cursorKey: randomBytes(32),
+    trafficSeed: options.trafficSeed ?? 1,
   };
-  const record = (req: IncomingMessage, url: URL, form: Record<string, string>): void => {
-    requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), form, headers: req.headers });
-    if (requests.length > 1000) requests.shift();
-  };
+  let document = "";
 
-  async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    stats.tokenCalls++;
-    const type = req.headers["content-type"] ?? "";
-    const form = parseForm(await readBody(req));
-    record(req, url, form);
-    if (!type.startsWith("application/x-www-form-urlencoded")) {
-      return tokenError(res, 400, "invalid_request", "unsupported_content_type", "Send an application/x-www-form-urlencoded body");
-    }
-    let grant = form.grant_type;
-    if (grant === undefined) {
-      if (options.requireGrantType) return tokenError(res, 400, "invalid_request", "grant_type_required", "grant_type is required");
-      grant = form.refresh_token !== undefined ? "refresh_token" : "password";
-    }
-    let username: string;
-    let refreshToken: string;
-    if (grant === "password") {
-      stats.passwordGrants++;
-      if (!form.username || !form.password) {
-        return tokenError(res, 400, "invalid_request", "missing_parameters", "username and password are required");
-      }
-      const check = store.authenticate(form.username, form.password, form.mfa_token);
-      if (!check.ok) {
-        const description = check.errorCode === "2fa_required" ? "2FA is required" : check.errorCode === "2fa_invalid" ? "2FA code is invalid" : "Invalid credentials";
-        return tokenError(res, 401, "unauthorized", check.errorCode, description);
-      }
-      username = form.username;
-      refreshToken = store.newRefreshToken(username);
-    } else if (grant === "refresh_token") {
-      stats.refreshGrants++;
-      if (!form.refresh_token) return tokenError(res, 400, "invalid_request", "missing_parameters", "refresh_token is required");
-      const owner = store.refreshOwner(form.refresh_token);
-      if (owner === undefined) return tokenError(res, 401, "unauthorized", "invalid_grant", "Refresh token is invalid or revoked");
-      username = owner;
-      refreshToken = options.rotateRefreshTokens ? store.rotate(form.refresh_token) : form.refresh_token;
-    } else {
-      return tokenError(res, 400, "unsupported_grant_type", "unsupported_grant_type", "Only password and refresh_token grants are supported");
-    }
-    const expiresIn = lifetimeSeconds();
-    const accessToken = store.newAccessToken(username, expiresIn, refreshToken);
-    sendJson(
-      res,
-      200,
-      { access_token: accessToken, token_type: "bearer", refresh_token: refreshToken, expires_in: expiresIn },
-      { "cache-control": "no-store" },
-    );
-  }
+  const router = new Router()
+    .add(authRoutes(state))
+    .add(DOCUMENT_PATHS.map((path) => ({
+      method: "GET",
+      path,
+      public: true,
+      handle: ({ res }) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(document) });
+        res.end(document);
+      },
+    })))
+    .add(accountRoutes())
+    .add(deviceRoutes(state))
+    .add(dnsServerRoutes(state))
+    .add(referenceDataRoutes())
+    .add(statsRoutes(state));
 
-  async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    stats.revokeCalls++;
-    const type = req.headers["content-type"] ?? "";
-    const text = await readBody(req);
-    const form = type.startsWith("application/x-www-form-urlencoded") ? parseForm(text) : {};
-    record(req, url, form);
-    const reads = options.revokeReads ?? "any";
-    const candidates = [
-      reads === "any" || reads === "query" ? url.searchParams.get("refresh_token") ?? undefined : undefined,
-      reads === "any" || reads === "token" ? form.token : undefined,
-      reads === "any" || reads === "refresh_token" ? form.refresh_token : undefined,
-    ].filter((t): t is string => typeof t === "string" && t !== "");
-    if (candidates.length === 0) return tokenError(res, 400, "invalid_request", "missing_parameters", "refresh_token is required");
-    for (const token of new Set(candidates)) store.revoke(token);
-    sendEmpty(res, 200);
-  }
-
-  function authorize(req: IncomingMessage, res: ServerResponse, url: URL): void {
-    stats.authorizeCalls++;
-    const q = url.searchParams;
-    const client = clients.find((c) => c.clientId === q.get("client_id"));
-    if (!client) return sendHtml(res, 400, errorPage("Unknown client", "client_id is not an approved client."));
-    const redirectUri = q.get("redirect_uri") ?? "";
-    if (!redirectAllowed(client, redirectUri)) {
-      return sendHtml(res, 400, errorPage("Redirect URI not registered", "redirect_uri is not registered for this client."));
-    }
-    const state = q.get("state");
-    const fragment = (fields: Record<string, string>): string => {
-      const p = new URLSearchParams(fields);
-      if (state !== null) p.set("state", state);
-      return `${redirectUri}#${p.toString()}`;
-    };
-    if (q.get("response_type") !== "token") {
-      return sendEmpty(res, 302, { location: fragment({ error: "unsupported_response_type" }) });
-    }
-    const session = cookie(req, "emu_session");
-    const username = session ? sessions.get(session) : undefined;
-    if (!username) {
-      return sendEmpty(res, 302, { location: `/login?return_to=${encodeURIComponent(url.pathname + url.search)}` });
-    }
-    const expiresIn = lifetimeSeconds();
-    const accessToken = store.newAccessToken(username, expiresIn);
-    sendEmpty(res, 302, {
-      location: fragment({ access_token: accessToken, token_type: "Bearer", expires_in: String(expiresIn) }),
-      "cache-control": "no-store",
-    });
-  }
-
-  async function login(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const safeReturn = (value: string | null | undefined): string =>
-      value && value.startsWith(`${API}/oauth_authorize?`) ? value : `${API}/oauth_authorize`;
-    if (req.method === "GET") return sendHtml(res, 200, loginPage(safeReturn(url.searchParams.get("return_to"))));
-    const form = parseForm(await readBody(req));
-    const returnTo = safeReturn(form.return_to);
-    const check = store.authenticate(form.username ?? "", form.password ?? "", form.mfa_token || undefined);
-    if (!check.ok) {
-      const message = check.errorCode === "2fa_required" ? "Enter your two-factor code." : "Wrong e-mail, password or code.";
-      return sendHtml(res, 401, loginPage(returnTo, message));
-    }
-    const session = randomBytes(16).toString("base64url");
-    sessions.set(session, form.username!);
-    sendEmpty(res, 302, { location: returnTo, "set-cookie": `emu_session=${session}; Path=/; HttpOnly; SameSite=Lax` });
-  }
-
-  function sendOutcome<T>(res: ServerResponse, outcome: Outcome<T>, emptyOnSuccess = false): void {
-    if (outcome.ok) return emptyOnSuccess || outcome.value === null ? sendEmpty(res, 200) : sendJson(res, 200, outcome.value);
-    if (outcome.kind === "not_found") return sendEmpty(res, 404);
-    if (outcome.kind === "limit") return sendEmpty(res, 429);
-    sendJson(res, 400, { error_code: "BAD_REQUEST", message: outcome.message ?? "Validation failed", fields: outcome.errors });
-  }
-
-  /** The business endpoints; returns false when the path is not one of them. */
-  async function business(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    const m = /^\/oapi\/v1\/(account\/limits|devices|dns_servers)(?:\/([^/]+))?$/.exec(url.pathname);
-    if (!m || (m[1] === "account/limits" && m[2] !== undefined)) return false;
-    const collection = m[1]!;
-    const id = m[2];
-    stats.apiCalls++;
-    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
-    const who = store.bearer(bearer);
-    if ("failure" in who) {
-      res.setHeader("www-authenticate", 'Bearer error="invalid_token"');
-      tokenError(res, 401, "unauthorized", who.failure, "The bearer token is missing, invalid, expired or revoked");
-      return true;
-    }
-    const acct = account(who.username);
-    acct.apiCalls++;
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    stats.requests++;
+    const url = new URL(req.url ?? "/", "http://emulator.invalid");
+    if (options.dateOffsetMs !== undefined) res.setHeader("date", new Date(now() + options.dateOffsetMs).toUTCString());
+    const fault = faults.take(url.pathname);
+    if (fault && (await applyFault(fault, req, res))) return;
     const method = req.method ?? "GET";
+    const match = router.match(method, url.pathname);
+    if (match === undefined) return sendJson(res, 404, { error: "not_found", error_code: "not_found", error_description: "No such path" });
+    // On API paths a wrong method is answered after authentication (401 first), as before.
+    if (!("route" in match) && match.public) return sendEmpty(res, 405, { allow: match.allowed.join(", ") });
+    if ("route" in match && match.route.public) {
+      return match.route.handle({ req, res, url, params: match.params, body: undefined, get account(): never { throw new Error("public route"); } });
+    }
+    stats.apiCalls++;
+    const who = authenticate(state, req);
+    if ("failure" in who) {
+      res.setHeader("www-authenticate", who.scheme === "ApiKey" ? 'ApiKey error="invalid_key"' : 'Bearer error="invalid_token"');
+      const description = who.scheme === "ApiKey" ? "The API key is unknown or deleted" : "The bearer token is missing, invalid, expired or revoked";
+      return sendJson(res, 401, { error: "unauthorized", error_code: who.failure, error_description: description });
+    }
+    if (who.apiKey) stats.apiKeyCalls++;
+    const account = state.account(who.username);
+    account.apiCalls++;
+    if (account.overRequestQuota()) return sendError(res, 429, "TOO_MANY_REQUESTS", "The requests limit is reached");
+    if (!("route" in match)) return sendEmpty(res, 405, { allow: match.allowed.join(", ") });
     let body: unknown;
     if (method === "POST" || method === "PUT") {
-      try {
-        body = JSON.parse(await readBody(req));
-      } catch (err) {
-        if (err instanceof BodyTooLarge) throw err;
-        sendJson(res, 400, { error_code: "BAD_REQUEST", message: "The body is not valid JSON", fields: [] });
-        return true;
+      const text = await readBody(req);
+      if (text.trim() !== "") {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return sendError(res, 400, "BAD_REQUEST", "The body is not valid JSON");
+        }
       }
     }
-    const found = <T>(value: T | undefined): Outcome<T> => (value === undefined ? { ok: false, kind: "not_found" } : { ok: true, value });
-    const routes: Record<string, () => void> =
-      collection === "account/limits"
-        ? { GET: () => sendJson(res, 200, acct.limitsView()) }
-        : collection === "devices"
-          ? id === undefined
-            ? { GET: () => sendJson(res, 200, [...acct.devices.values()]), POST: () => sendOutcome(res, acct.createDevice(body)) }
-            : {
-                GET: () => sendOutcome(res, found(acct.devices.get(id))),
-                PUT: () => sendOutcome(res, acct.updateDevice(id, body), true),
-                DELETE: () => sendOutcome(res, acct.removeDevice(id)),
-              }
-          : id === undefined
-            ? { GET: () => sendJson(res, 200, [...acct.dnsServers.values()]), POST: () => sendOutcome(res, acct.createDnsServer(body)) }
-            : {
-                GET: () => sendOutcome(res, found(acct.dnsServers.get(id))),
-                PUT: () => sendOutcome(res, acct.updateDnsServer(id, body), true),
-                DELETE: () => sendOutcome(res, acct.removeDnsServer(id)),
-              };
-    const route = routes[method];
-    if (route) route();
-    else sendEmpty(res, 405, { allow: Object.keys(routes).join(", ") });
-    return true;
+    await match.route.handle({ req, res, url, params: match.params, body, account });
   }
 
   /** Applies a fault; returns true when the fault answered (or swallowed) the request. */
@@ -379,24 +211,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    stats.requests++;
-    const url = new URL(req.url ?? "/", "http://emulator.invalid");
-    if (options.dateOffsetMs !== undefined) res.setHeader("date", new Date(now() + options.dateOffsetMs).toUTCString());
-    const fault = faults.take(url.pathname);
-    if (fault && (await applyFault(fault, req, res))) return;
-    const route = `${req.method} ${url.pathname}`;
-    if (route === `POST ${API}/oauth_token`) return tokenEndpoint(req, res, url);
-    if (route === `POST ${API}/revoke_token`) return revokeEndpoint(req, res, url);
-    if (route === `GET ${API}/oauth_authorize`) return authorize(req, res, url);
-    if (route === "GET /login" || route === "POST /login") return login(req, res, url);
-    if (route === "GET /static/swagger/openapi.json") return sendJson(res, 200, openApiDocument(base));
-    if (await business(req, res, url)) return;
-    const known = [`${API}/oauth_token`, `${API}/revoke_token`, `${API}/oauth_authorize`, "/login", "/static/swagger/openapi.json"];
-    if (known.includes(url.pathname)) return sendEmpty(res, 405);
-    sendJson(res, 404, { error: "not_found", error_code: "not_found", error_description: "No such path" });
-  }
-
   const server = createServer((req, res) => {
     if (options.log) {
       const path = (req.url ?? "/").split("?")[0];
@@ -408,14 +222,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       sendJson(res, 500, { error: "internal", error_code: "internal", error_description: "Emulator error" });
     });
   });
-  server.keepAliveTimeout = 1000;
+  server.on("connection", () => void stats.connections++);
+  // Above undici's 2 s keep-alive threshold (it subtracts 1 s from the server's hint), so clients reuse
+  // connections instead of opening one per request.
+  server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  base = `http://${host}:${address.port}`;
+  const base = `http://${host}:${address.port}`;
+  document = JSON.stringify(openApiDocument(base, { requireGrantType: options.requireGrantType !== false }));
 
   return {
     url: base,
@@ -430,10 +248,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clearFaults: () => faults.clear(),
     revokeRefreshToken: (token) => void store.revoke(token),
     expireAccessTokens: () => store.expireAccessTokens(),
+    liveRefreshTokens: (username) => store.counts(username).refreshTokens,
     setTokenLifetime: (seconds) => {
       lifetime = seconds;
     },
     addMfaCode: (username, code) => store.addMfaCode(username, code),
+    addApiKey: (username, key) => store.addApiKey(username, key),
+    revokeApiKey: (key) => void store.revokeApiKey(key),
+    tokenCounts: (username) => store.counts(username),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

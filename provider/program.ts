@@ -1,27 +1,75 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Client } from "../sdk/client/client";
 import { ConfigError } from "../sdk/errors";
-import type { SessionCredentials } from "../sdk/session";
+import type { Session, SessionCredentials } from "../sdk/session";
 import { sharedClient, sharedSession } from "../sdk/client/shared-session";
 import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
 
 /**
- * Credentials for {@link getAccessToken} and {@link getClient}; anything missing comes from stack config
- * (including `dns-account:profile` and `dns-account:credentialCommand`), then the environment.
+ * Credentials for {@link getAccessToken} and {@link getClient}. Every field is optional and may be an
+ * `Output`; anything missing comes from stack config (`dns-account:*`), then the environment
+ * (`DNS_ACCOUNT_*`). The first source holding a password, a refresh token, a profile or a credential
+ * command decides.
+ *
+ * @example
+ * ```ts
+ * const client = await getClient({ profile: "billing" });
+ * const token = getAccessToken({ username: "me@example.com", password: config.requireSecret("password") });
+ * ```
  */
 export interface CredentialArgs {
-  baseUrl?: pulumi.Input<string>;
-  username?: pulumi.Input<string>;
-  password?: pulumi.Input<string>;
-  mfaToken?: pulumi.Input<string>;
-  refreshToken?: pulumi.Input<string>;
+  /** Base address of the service; default `https://api.adguard-dns.io` (or the profile's/command's). */
+  baseUrl?: pulumi.Input<string> | undefined;
+  /** Account e-mail, for a password login. */
+  username?: pulumi.Input<string> | undefined;
+  /** Account password (pass a secret). The refresh token it mints is revoked when the program exits. */
+  password?: pulumi.Input<string> | undefined;
+  /** Current MFA code for a two-factor account: used once per process. */
+  mfaToken?: pulumi.Input<string> | undefined;
+  /** An existing refresh token to use instead of a password; never revoked by the program. */
+  refreshToken?: pulumi.Input<string> | undefined;
+  /** A profile of the CLI's token store (`dns-account login --profile P`); its token is never revoked. */
+  profile?: pulumi.Input<string> | undefined;
+  /** A command printing credentials as JSON (e.g. `dns-account token --json`), run by the shell. */
+  credentialCommand?: pulumi.Input<string> | undefined;
 }
 
 type Plain = { [K in keyof CredentialArgs]?: string | undefined };
 
+const FIELDS = ["baseUrl", "username", "password", "mfaToken", "refreshToken", "profile", "credentialCommand"] as const;
+
 /** Stack config of the running program (empty inside a provider host, which has none). */
 function programConfig(): CredentialFields {
   return fromConfig((key) => pulumi.runtime.getConfig(key));
+}
+
+// `isKnown` and `promise()` are internal to Output but stable across Pulumi 3.x: they are the only way to
+// tell a value that is unknown during preview (which `apply` would silently never deliver) from a late one.
+interface OutputInternals {
+  isKnown: Promise<boolean>;
+  promise(): Promise<unknown>;
+}
+
+/** Unwraps each Input (plain value, Promise or Output); a value unknown during preview is a ConfigError naming it. */
+async function plainArgs(args: CredentialArgs): Promise<Plain> {
+  const out: Plain = {};
+  for (const field of FIELDS) {
+    const input = args?.[field];
+    if (input === undefined) continue;
+    let value: unknown;
+    if (pulumi.Output.isInstance(input)) {
+      const o = input as unknown as OutputInternals;
+      if (!(await o.isKnown)) {
+        throw new ConfigError(`"${field}" is not known yet (preview): call getClient inside an apply of the Output it depends on`, { field });
+      }
+      value = await o.promise();
+    } else {
+      value = await input;
+    }
+    if (value !== undefined && value !== null && typeof value !== "string") throw new ConfigError(`"${field}" must be a string`, { field });
+    if (typeof value === "string") out[field] = value;
+  }
+  return out;
 }
 
 async function sessionArgs(args: Plain): Promise<{ baseUrl: string; credentials: SessionCredentials }> {
@@ -41,24 +89,80 @@ async function sessionArgs(args: Plain): Promise<{ baseUrl: string; credentials:
   return { baseUrl: u.baseUrl, credentials };
 }
 
+// Sessions that log in with a password mint a refresh token each run; they are revoked when the process
+// ends, so program runs (every preview and up) leave no live token behind. One set per process, shared by
+// every copy of the package, like the sessions themselves.
+const MINTED = Symbol.for("pulumi-dns-account.minted-sessions");
+/** How long revocation may hold up a process that was told to stop (the engine waits about a second). */
+const SIGNAL_REVOKE_MS = 5_000;
+
+interface Minted {
+  sessions: Set<Session>;
+  hooked: boolean;
+}
+
+function minted(): Minted {
+  const g = globalThis as unknown as Record<symbol, Minted | undefined>;
+  g[MINTED] ??= { sessions: new Set(), hooked: false };
+  return g[MINTED]!;
+}
+
+/** Revokes every password session of this process (each once); failures are left to expire on their own. */
+async function revokeMintedSessions(): Promise<void> {
+  const m = minted();
+  const sessions = [...m.sessions];
+  m.sessions.clear();
+  await Promise.allSettled(sessions.map((s) => s.revoke()));
+}
+
+function revokeAtExit(session: Session): void {
+  const m = minted();
+  m.sessions.add(session);
+  if (m.hooked) return;
+  m.hooked = true;
+  // A program ends when its event loop empties: revoke then (the async work keeps the loop alive once more).
+  process.on("beforeExit", () => {
+    if (m.sessions.size > 0) void revokeMintedSessions();
+  });
+  // A provider host never empties its loop: the engine stops it with a signal. Revoke, then re-raise the
+  // signal so the process ends exactly as it would have.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    const onSignal = (): void => {
+      process.removeListener(signal, onSignal);
+      const deadline = new Promise<void>((resolve) => setTimeout(resolve, SIGNAL_REVOKE_MS).unref());
+      void Promise.race([revokeMintedSessions(), deadline]).finally(() => process.kill(process.pid, signal));
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+async function session(args: CredentialArgs): Promise<{ baseUrl: string; credentials: SessionCredentials; session: Session }> {
+  const { baseUrl, credentials } = await sessionArgs(await plainArgs(args));
+  const s = sharedSession({ baseUrl, credentials });
+  if ("password" in credentials) revokeAtExit(s);
+  return { baseUrl, credentials, session: s };
+}
+
 /**
- * The process-wide API client for these credentials (args, then stack config, then environment).
- * Usable inside `apply` and inside other dynamic providers; every caller with the same credentials shares
- * one session, so one login however many callers there are.
+ * The process-wide API client for these credentials (args, then stack config, then environment). Args
+ * may be Outputs, as for {@link getAccessToken}. Usable inside `apply` and inside other dynamic providers;
+ * every caller with the same credentials shares one session, so one login however many callers there
+ * are. A refresh token minted by a password login is revoked when the process exits.
  *
  * @example
  * ```ts
- * export const deviceCount = pulumi.output(getClient()).apply(async (c) => (await c.devices.list()).length);
+ * export const deviceCount = pulumi.output(getClient({ profile: "ops" })).apply(async (c) => (await c.devices.list()).length);
  * ```
  */
-export async function getClient(args: Plain = {}): Promise<Client> {
-  const { baseUrl, credentials } = await sessionArgs(args);
+export async function getClient(args: CredentialArgs = {}): Promise<Client> {
+  const { baseUrl, credentials } = await session(args);
   return sharedClient({ baseUrl, credentials });
 }
 
 /**
  * A fresh access token at each program run, as a secret Output (same credential sources and shared
- * session as {@link getClient}).
+ * session as {@link getClient}). With a password, the token is valid for the run only: the refresh token
+ * behind it is revoked when the program exits. Use a `Token` for a credential that outlives the run.
  *
  * @example
  * ```ts
@@ -69,8 +173,8 @@ export async function getClient(args: Plain = {}): Promise<Client> {
 export function getAccessToken(args: CredentialArgs = {}): pulumi.Output<string> {
   return pulumi.secret(
     pulumi.output(args).apply(async (plain) => {
-      const { baseUrl, credentials } = await sessionArgs(plain as Plain);
-      return sharedSession({ baseUrl, credentials }).accessToken();
+      const { session: s } = await session(plain as Plain);
+      return s.accessToken();
     }),
   );
 }

@@ -1,4 +1,5 @@
 import { inspect } from "node:util";
+import { documentedWord, isDocumentedField } from "./server-words";
 
 /**
  * Brand shared by every error class of this package. `instanceof` checks it rather than the prototype
@@ -48,13 +49,10 @@ interface ErrorInit {
   cause?: unknown;
 }
 
-// Server-provided words are shown only when they look like error codes (one case, at least one letter,
-// at most 40 characters): an arbitrary server string could echo a credential back, and random tokens
-// are mixed-case while codes like `2fa_required` or `FIELD_REQUIRED` are not.
-const SAFE_WORD = /^(?=[^a-z]*[A-Z]|[^A-Z]*[a-z])(?:[a-z0-9_.-]{1,40}|[A-Z0-9_.-]{1,40})$/;
-
+// A server's words are shown only when they are documented codes (see server-words.ts): any other string
+// could echo a credential back, and no shape rule can tell a lowercase token from a code.
 function safeWord(value: unknown): string | undefined {
-  return typeof value === "string" && SAFE_WORD.test(value) ? value : undefined;
+  return documentedWord(value);
 }
 
 /**
@@ -75,7 +73,7 @@ export class DnsAccountError extends Error {
   readonly status?: number;
   /** Name of the offending field (of a body, a config object or a fragment), when one is to blame. */
   readonly field?: string;
-  /** Server-provided `error` / `error_code`, when they were identifier-like. */
+  /** Server-provided `error` / `error_code`, when they are documented words (anything else is dropped). */
   readonly server?: ServerErrorDetails;
   /** Delay the server asked for (Retry-After), in milliseconds. */
   readonly retryAfterMs?: number;
@@ -191,16 +189,23 @@ export class TransportError extends DnsAccountError {
   }
 }
 
-const FIELD_NAME = /^[A-Za-z0-9_.[\]-]{1,100}$/;
+/** Stands in for a field name the API's description does not have (it could be an echoed value). */
+export const UNDOCUMENTED_FIELD = "(undocumented field)";
 
 /**
  * Field problems from a validation-error body (`{error_code, fields: [{field, error_code}]}`), keeping
- * field names and codes that look like names and codes (never free text, which could quote a value).
+ * only documented field names and codes: anything else could quote a value, a token or a password.
+ *
+ * @example
+ * ```ts
+ * fieldProblems([{ field: "name", error_code: "FIELD_REQUIRED" }]); // [{ field: "name", errorCode: "FIELD_REQUIRED" }]
+ * ```
  */
 export function fieldProblems(fields: readonly { field: string; error_code: string }[]): FieldProblem[] {
-  return fields
-    .filter((f) => FIELD_NAME.test(f.field))
-    .map((f) => ({ field: f.field, errorCode: safeWord(f.error_code) ?? "UNKNOWN" }));
+  return fields.slice(0, 50).map((f) => ({
+    field: isDocumentedField(f.field) ? f.field : UNDOCUMENTED_FIELD,
+    errorCode: safeWord(f.error_code) ?? "UNKNOWN",
+  }));
 }
 
 /** No credential source had anything: nothing to log in or refresh with. */
@@ -218,9 +223,10 @@ export class CredentialProcessError extends DnsAccountError {
 }
 
 /**
- * The token store cannot be used: corrupt (`store_corrupt`), readable by others (`store_permissions`),
- * owned by another user (`store_foreign_owner`), or locked too long (`store_locked`). It is never
- * overwritten silently.
+ * The token store cannot be used: corrupt (`store_corrupt`); open to other users, in a folder others
+ * can write, or a symbolic link (`store_permissions`); it or its folder owned by another user
+ * (`store_foreign_owner`); or locked too long (`store_locked`). It is never overwritten silently, and
+ * the message names the path and the fix.
  */
 export class StoreError extends DnsAccountError {
   constructor(code: "store_corrupt" | "store_permissions" | "store_foreign_owner" | "store_locked", message: string, init: ErrorInit = {}) {
@@ -228,7 +234,14 @@ export class StoreError extends DnsAccountError {
   }
 }
 
-/** Details from a `{error, error_code, error_description}` body, keeping only identifier-like words. */
+/**
+ * Details from a `{error, error_code, error_description}` body, keeping only documented words.
+ *
+ * @example
+ * ```ts
+ * serverDetails({ error: "unauthorized", error_code: "2fa_required" }); // { error: "unauthorized", errorCode: "2fa_required" }
+ * ```
+ */
 export function serverDetails(body: unknown): ServerErrorDetails | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const b = body as Record<string, unknown>;

@@ -50,6 +50,7 @@ export {
 } from "./auth/authorize";
 export { USER_AGENT, VERSION } from "./version";
 export { redact } from "./redact";
+export { isoTime, isTime, MAX_EXPIRES_IN_SECONDS } from "./time";
 export { backoffDelay, isTransient, type RetryOptions } from "./http/retry";
 export {
   MAX_TIMER_MS,
@@ -64,7 +65,7 @@ export { type Operation, parseOperations } from "./client/operations";
 export * from "./client/api-schemas";
 export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./client/shared-session";
 export { type Profile, STORE_FILE, type StoreData, TokenStore, type TokenStoreOptions, defaultStoreDir } from "./credentials/token-store";
-export { type CredentialProcessOptions, type ProcessCredentials, runCredentialProcess } from "./credentials/credential-process";
+export { credentialCommandEnv, type CredentialProcessOptions, type ProcessCredentials, runCredentialProcess } from "./credentials/credential-process";
 export {
   commandSource,
   type Credential,

@@ -6,6 +6,7 @@ import { revokeToken } from "./auth/revoke";
 import { isTransient, type RetryOptions, retryPolicy, withRetries } from "./http/retry";
 import { parseTokenResponse, type TokenGrant, type TokenSet } from "./auth/token-response";
 import { type Clock, header, systemClock } from "./http/transport";
+import { isoTime } from "./time";
 
 /** Log in with username and password (and the current MFA code, used once). */
 export interface PasswordCredentials {
@@ -91,6 +92,9 @@ export class Session {
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
   #skewMs = 0;
+  /** A refresh token a grant returned after `revoke()` began, waiting to be revoked by it. */
+  #late: string | undefined;
+  #revoked = false;
 
   constructor(options: SessionOptions) {
     const c = options?.credentials;
@@ -174,20 +178,48 @@ export class Session {
     return this.#tokens ? { ...this.#tokens } : undefined;
   }
 
+  /** True once {@link Session.revoke} was called: the session hands out no token any more. */
+  get revoked(): boolean {
+    return this.#revoked;
+  }
+
   /** Offset of the server's clock from ours (its `Date` header minus our clock), in ms. */
   get serverSkewMs(): number {
     return this.#skewMs;
   }
 
-  /** Revokes the refresh token and ends the session: later calls fail with `invalid_grant`. */
+  /**
+   * Revokes the refresh token and ends the session: later calls fail with `invalid_grant`. A login or
+   * refresh still in flight is waited for, and the refresh token it returns is revoked too, so no token
+   * minted by this session outlives it.
+   */
   async revoke(): Promise<void> {
     const token = this.#refreshToken;
+    const flight = this.#inflight;
     this.close();
     this.#tokens = undefined;
     this.#refreshToken = undefined;
     this.#password = undefined;
     this.#terminal = new InvalidGrantError("The session was revoked");
-    if (token !== undefined) await revokeToken({ ...this.#transport(), refreshToken: token });
+    this.#revoked = true;
+    const work: Promise<void>[] = [];
+    if (token !== undefined) work.push(revokeToken({ ...this.#transport(), refreshToken: token }));
+    if (flight) {
+      work.push(
+        flight.then(
+          () => undefined,
+          async () => {
+            // #obtain parked what the flight returned after the revocation began: revoke it too.
+            const late = this.#late;
+            this.#late = undefined;
+            if (late !== undefined && late !== token) await revokeToken({ ...this.#transport(), refreshToken: late });
+          },
+        ),
+      );
+    }
+    const results = await Promise.allSettled(work);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   /** Stops the background timer. The session still answers `accessToken()` on demand. */
@@ -198,7 +230,7 @@ export class Session {
   }
 
   [inspect.custom](): string {
-    const state = this.#terminal !== undefined ? "failed" : this.#tokens ? `valid until ${new Date(this.#tokens.expiresAt).toISOString()}` : "not logged in";
+    const state = this.#terminal !== undefined ? "failed" : this.#tokens ? `valid until ${isoTime(this.#tokens.expiresAt)}` : "not logged in";
     return `Session { ${state} }`;
   }
 
@@ -247,11 +279,16 @@ export class Session {
         set = await this.#passwordGrant(this.#password);
       }
     } catch (err) {
-      if (isTerminal(err)) {
+      if (isTerminal(err) && this.#terminal === undefined) {
         this.#terminal = err;
         clearTimeout(this.#timer);
       }
       throw err;
+    }
+    if (this.#terminal !== undefined) {
+      // Revoked while the grant was in flight: never hand out or keep what it returned.
+      this.#late = set.refreshToken;
+      throw this.#terminal;
     }
     await this.#accept(set);
     return set;

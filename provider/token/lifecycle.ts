@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { ConfigError, DnsAccountError, InvalidGrantError } from "../../sdk/errors";
-import { issueToken, refreshToken } from "../../sdk/auth/grants";
+import { ConfigError, DnsAccountError, InvalidCredentialsError, InvalidGrantError, MfaRequiredError, ProtocolError } from "../../sdk/errors";
+import { refreshToken, tokenRequest } from "../../sdk/auth/grants";
 import { revokeToken } from "../../sdk/auth/revoke";
-import type { TokenSet } from "../../sdk/auth/token-response";
-import { resolveBaseUrl } from "../../sdk/http/transport";
+import { parseTokenResponse, type TokenSet } from "../../sdk/auth/token-response";
+import { type RawResponse, resolveBaseUrl } from "../../sdk/http/transport";
 import {
   type CredentialFields,
   type CredentialSource,
@@ -49,6 +49,8 @@ function credentialSources(inputs: TokenInputs): [CredentialSource, CredentialFi
     password: inputs.password,
     mfaToken: inputs.mfaToken,
     refreshToken: inputs.refreshToken,
+    profile: inputs.profile,
+    credentialCommand: inputs.credentialCommand,
   };
   return [
     ["args", args],
@@ -58,7 +60,7 @@ function credentialSources(inputs: TokenInputs): [CredentialSource, CredentialFi
 }
 
 /** Credentials a Token can hold: a password login or a refresh token (from args, config, a profile or a command). */
-async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }>; fromStore: boolean }> {
+async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }> }> {
   const r = resolveCredentials(credentialSources(inputs));
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const creds = await usableCredentials(r);
@@ -66,7 +68,7 @@ async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<Re
   if (creds.mode === "accessToken") {
     throw new ConfigError(`A Token needs a refresh token, and the ${field} gives only an access token`, { field });
   }
-  return { creds, fromStore: r.mode === "profile" || r.mode === "command" };
+  return { creds };
 }
 
 function checkNumber(value: unknown, property: string, failures: dynamic.CheckFailure[]): void {
@@ -79,8 +81,7 @@ function checkNumber(value: unknown, property: string, failures: dynamic.CheckFa
 /** Validates inputs; values unknown during preview are accepted. Never returns config or env values. */
 export async function check(_olds: TokenInputs, news: TokenInputs): Promise<dynamic.CheckResult<TokenInputs>> {
   const failures: dynamic.CheckFailure[] = [];
-  const credentialFields = [news.baseUrl, news.username, news.password, news.mfaToken, news.refreshToken];
-  if (!credentialFields.some(isUnknown)) {
+  if (!credentialFieldsOf(news).some(isUnknown)) {
     const sources = credentialSources(news);
     const baseUrl = sources.map(([, s]) => s.baseUrl).find((v) => typeof v === "string" && v !== "");
     try {
@@ -90,12 +91,24 @@ export async function check(_olds: TokenInputs, news: TokenInputs): Promise<dyna
     }
     const r = resolveCredentials(sources);
     if (isProblem(r)) failures.push(r);
-    else if (r.mode === "profile") {
+    else if (r.mode !== "password") {
+      // A refresh token cannot mint another: a "rotation" would adopt the same token again, and deleting
+      // the old resource would revoke what the replacement (and the config) still uses.
+      for (const property of ["keepers", "rotationPeriodSeconds"] as const) {
+        if (news[property] !== undefined) {
+          failures.push({
+            property,
+            reason: `${property} rotates the token by replacing it, and rotation needs a password login (username and password): a Token that adopts a refresh token (${r.mode === "refreshToken" ? "refreshToken" : r.mode === "profile" ? "profile" : "credentialCommand"}) cannot rotate`,
+          });
+        }
+      }
+    }
+    if (!isProblem(r) && r.mode === "profile") {
       // Read the profile now, so a wrong name fails the preview; a credential command runs only at create.
       await usableCredentials(r).catch((err: unknown) => failures.push({ property: "profile", reason: (err as Error).message }));
     }
   }
-  for (const key of ["baseUrl", "username", "password", "mfaToken", "refreshToken"] as const) {
+  for (const key of ["baseUrl", "username", "password", "mfaToken", "refreshToken", "profile", "credentialCommand"] as const) {
     const v = news[key];
     if (v !== undefined && !isUnknown(v) && typeof v !== "string") failures.push({ property: key, reason: `${key} must be a string` });
   }
@@ -110,10 +123,19 @@ export async function check(_olds: TokenInputs, news: TokenInputs): Promise<dyna
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 
+function credentialFieldsOf(inputs: TokenInputs): unknown[] {
+  return [inputs.baseUrl, inputs.username, inputs.password, inputs.mfaToken, inputs.refreshToken, inputs.profile, inputs.credentialCommand];
+}
+
+/** What to do when a login needs an MFA code the config cannot supply (rotation of a 2FA account). */
+const MFA_HINT =
+  "every new token (including a rotation or replacement) is a password login, and a two-factor account needs a fresh single-use code for it: " +
+  "set a fresh code with `pulumi config set --secret dns-account:mfaToken <code>` (or the mfaToken argument) and run again";
+
 /** Errors as the engine shows them: the stable code first. Messages carry no secret. */
-function explain(action: string, err: unknown): Error {
+function explain(action: string, err: unknown, hint?: string): Error {
   if (err instanceof DnsAccountError) {
-    const e = new Error(`${action}: ${err.code}: ${err.message}${err.field ? ` (${err.field})` : ""}`);
+    const e = new Error(`${action}: ${err.code}: ${err.message}${err.field ? ` (${err.field})` : ""}${hint ? `; ${hint}` : ""}`);
     Object.defineProperty(e, "code", { value: err.code, enumerable: false });
     return e;
   }
@@ -121,11 +143,11 @@ function explain(action: string, err: unknown): Error {
 }
 
 /**
- * The settings part of the outputs. `revokeOnDelete` defaults to true, except for a refresh token taken
- * from a CLI profile or a credential command: that one belongs to its store, and deleting a Token must
- * not log the CLI out.
+ * The settings part of the outputs. `revokeOnDelete` defaults to true for a password login only: an
+ * adopted refresh token (args, config, environment, a CLI profile or a credential command) belongs to
+ * whoever gave it, who may still use it, so deleting a Token must not revoke it.
  */
-function settings(inputs: TokenInputs, defaultRevoke = true): Pick<TokenOutputs, "keepers" | "rotationPeriodSeconds" | "renewBeforeSeconds" | "revokeOnDelete"> {
+function settings(inputs: TokenInputs, defaultRevoke: boolean): Pick<TokenOutputs, "keepers" | "rotationPeriodSeconds" | "renewBeforeSeconds" | "revokeOnDelete"> {
   return {
     ...(inputs.keepers !== undefined ? { keepers: inputs.keepers } : {}),
     ...(inputs.rotationPeriodSeconds !== undefined ? { rotationPeriodSeconds: inputs.rotationPeriodSeconds } : {}),
@@ -147,27 +169,78 @@ function withTokens(base: Omit<TokenOutputs, TokenFields>, set: TokenSet & { ref
   };
 }
 
-/** Logs in (password grant, with MFA code if given) or adopts the refresh token (refresh grant). */
-export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<TokenOutputs>> {
+/** The refresh token a token response carries, if any, even when the response is otherwise unusable. */
+function mintedRefreshToken(res: RawResponse): string | undefined {
   try {
-    const { creds, fromStore } = await resolve(inputs);
-    const set =
-      creds.mode === "password"
-        ? await issueToken({ baseUrl: creds.baseUrl, username: creds.username, password: creds.password, ...(creds.mfaToken ? { mfaToken: creds.mfaToken } : {}) })
-        : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken });
-    const outs = withTokens(
-      {
-        baseUrl: creds.baseUrl,
-        ...(creds.username !== undefined ? { username: creds.username } : {}),
-        mode: creds.mode,
-        issuedAt: new Date().toISOString(),
-        ...settings(inputs, !fromStore),
-      },
-      set,
-    );
-    return { id: `tok-${randomBytes(8).toString("hex")}`, outs };
+    const body = JSON.parse(res.body.toString("utf8")) as { refresh_token?: unknown };
+    return typeof body?.refresh_token === "string" && body.refresh_token !== "" ? body.refresh_token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Revokes a refresh token this provider minted but cannot keep; says in the message when that failed. */
+async function revokeOrphan(baseUrl: string, token: string | undefined, err: unknown): Promise<unknown> {
+  if (token === undefined) return err;
+  try {
+    await revokeToken({ baseUrl, refreshToken: token });
+    return err;
+  } catch {
+    const e = explain("Creating the token failed", err);
+    e.message += "; the refresh token the service issued could not be revoked: revoke it in the account's web UI";
+    return e;
+  }
+}
+
+/**
+ * The password grant. A response that issued a refresh token but cannot be used (malformed, absurd) has
+ * that token revoked before the error surfaces: no live token may exist outside every state.
+ */
+async function login(creds: { baseUrl: string; username: string; password: string; mfaToken?: string }): Promise<TokenSet & { refreshToken: string }> {
+  const form: Record<string, string> = { username: creds.username, password: creds.password };
+  if (creds.mfaToken) form.mfa_token = creds.mfaToken;
+  const res = await tokenRequest("password", form, { baseUrl: creds.baseUrl });
+  try {
+    return parseTokenResponse(res, { grant: "password" }) as TokenSet & { refreshToken: string };
   } catch (err) {
-    throw explain("Creating the token failed", err);
+    throw await revokeOrphan(creds.baseUrl, mintedRefreshToken(res), err);
+  }
+}
+
+function isMfaProblem(err: unknown, withCode: boolean): boolean {
+  if (err instanceof MfaRequiredError) return true;
+  return withCode && err instanceof InvalidCredentialsError && /2fa|mfa/i.test(err.server?.errorCode ?? "");
+}
+
+/**
+ * Logs in (password grant, with MFA code if given) or adopts the refresh token (refresh grant). A login
+ * whose result cannot be stored revokes the refresh token it minted.
+ */
+export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<TokenOutputs>> {
+  let creds: Awaited<ReturnType<typeof resolve>>["creds"] | undefined;
+  try {
+    creds = (await resolve(inputs)).creds;
+    const set = creds.mode === "password" ? await login(creds) : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken });
+    try {
+      const outs = withTokens(
+        {
+          baseUrl: creds.baseUrl,
+          ...(creds.username !== undefined ? { username: creds.username } : {}),
+          mode: creds.mode,
+          issuedAt: new Date().toISOString(),
+          ...settings(inputs, creds.mode === "password"),
+        },
+        set,
+      );
+      return { id: `tok-${randomBytes(8).toString("hex")}`, outs };
+    } catch (err) {
+      const problem = err instanceof DnsAccountError ? err : new ProtocolError("The token response holds a value out of range", { field: "expires_in" });
+      // Only a token this create minted is revoked; an adopted one belongs to whoever gave it.
+      throw creds.mode === "password" ? await revokeOrphan(creds.baseUrl, set.refreshToken, problem) : problem;
+    }
+  } catch (err) {
+    const mfa = creds?.mode === "password" && isMfaProblem(err, creds.mfaToken !== undefined);
+    throw explain("Creating the token failed", err, mfa ? MFA_HINT : undefined);
   }
 }
 
@@ -189,12 +262,14 @@ function renewWindowMs(renewBeforeSeconds: number | undefined, lifetimeMs: numbe
  */
 export async function diff(_id: string, olds: TokenOutputs, news: TokenInputs): Promise<dynamic.DiffResult> {
   const replaces: string[] = [];
-  const unknown = [news.baseUrl, news.username, news.password, news.refreshToken, news.mfaToken].some(isUnknown);
+  const unknown = credentialFieldsOf(news).some(isUnknown);
   if (unknown) {
     // The credentials are not known yet: compare what we can and let the update decide.
     if (isUnknown(news.refreshToken)) replaces.push("refreshToken");
     if (isUnknown(news.username)) replaces.push("username");
     if (isUnknown(news.baseUrl)) replaces.push("baseUrl");
+    if (isUnknown(news.profile)) replaces.push("profile");
+    if (isUnknown(news.credentialCommand)) replaces.push("credentialCommand");
   } else {
     const resolved = resolveCredentials(credentialSources(news));
     // A profile is read again (a file); a credential command is not run just to compare.
@@ -214,40 +289,73 @@ export async function diff(_id: string, olds: TokenOutputs, news: TokenInputs): 
   if (typeof period === "number" && now >= Date.parse(olds.issuedAt) + period * 1000) replaces.push("rotationPeriodSeconds");
   if (replaces.length) return { changes: true, replaces, deleteBeforeReplace: false };
 
-  const expiresAt = Date.parse(olds.expiresAt);
-  const lifetime = expiresAt - Date.parse(olds.renewedAt ?? olds.issuedAt);
-  const renewBefore = typeof news.renewBeforeSeconds === "number" ? news.renewBeforeSeconds : undefined;
-  const renew = now >= expiresAt - renewWindowMs(renewBefore, Math.max(lifetime, 0));
   const settingsChanged =
-    (news.revokeOnDelete !== undefined && news.revokeOnDelete !== olds.revokeOnDelete) ||
+    effectiveRevoke(news, olds) !== olds.revokeOnDelete ||
     news.rotationPeriodSeconds !== olds.rotationPeriodSeconds ||
     news.renewBeforeSeconds !== olds.renewBeforeSeconds;
-  return { changes: renew || settingsChanged, replaces: [], deleteBeforeReplace: false };
+  return { changes: needsRenewal(olds, news.renewBeforeSeconds, now) || settingsChanged, replaces: [], deleteBeforeReplace: false };
 }
 
-/** Renews the access token with the refresh grant; the refresh token stays the same. */
+/** `revokeOnDelete` as given, else the default of the state's mode (true only for a password login). */
+function effectiveRevoke(news: TokenInputs, olds: TokenOutputs): boolean {
+  return typeof news.revokeOnDelete === "boolean" ? news.revokeOnDelete : olds.mode === "password";
+}
+
+/** Whether the stored access token is within its renewal window at `now`. */
+function needsRenewal(olds: TokenOutputs, renewBeforeSeconds: unknown, now: number): boolean {
+  const expiresAt = Date.parse(olds.expiresAt);
+  if (Number.isNaN(expiresAt)) return true;
+  const lifetime = expiresAt - Date.parse(olds.renewedAt ?? olds.issuedAt);
+  const renewBefore = typeof renewBeforeSeconds === "number" ? renewBeforeSeconds : undefined;
+  return now >= expiresAt - renewWindowMs(renewBefore, Number.isNaN(lifetime) ? 0 : Math.max(lifetime, 0));
+}
+
+type Settings = "keepers" | "rotationPeriodSeconds" | "renewBeforeSeconds" | "revokeOnDelete";
+
+function withoutSettings(olds: TokenOutputs): Omit<TokenOutputs, Settings> {
+  const { keepers: _k, rotationPeriodSeconds: _p, renewBeforeSeconds: _b, revokeOnDelete: _r, ...rest } = olds;
+  return rest;
+}
+
+/**
+ * Renews the access token with the refresh grant (the refresh token stays the same) when it is within its
+ * renewal window; a change of settings alone is written without calling the server, so a stack whose
+ * server is gone can still set `revokeOnDelete: false` and be destroyed.
+ */
 export async function update(_id: string, olds: TokenOutputs, news: TokenInputs): Promise<dynamic.UpdateResult<TokenOutputs>> {
+  const kept = { ...withoutSettings(olds), ...settings(news, olds.mode === "password") };
+  if (!needsRenewal(olds, news.renewBeforeSeconds, Date.now())) return { outs: kept };
   try {
     const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken });
-    const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, keepers: _k, rotationPeriodSeconds: _p, renewBeforeSeconds: _b, ...base } = olds;
-    return { outs: withTokens({ ...base, ...settings(news, olds.revokeOnDelete) }, set) };
+    const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = kept;
+    return { outs: withTokens(base, set) };
   } catch (err) {
     throw explain("Renewing the token failed", err);
   }
 }
 
+/** Only the documented `invalid_grant` answer proves a refresh token revoked; any other 401 may be a proxy or an outage. */
+function isDefiniteRevocation(err: unknown): boolean {
+  if (!(err instanceof InvalidGrantError)) return false;
+  const said = [err.server?.errorCode, err.server?.error].map((w) => (w ?? "").toLowerCase());
+  return said.includes("invalid_grant");
+}
+
 /**
- * Refresh: renews the access token with the refresh grant. A refresh token revoked out of band reports
- * the resource gone (no id), so the next `up` creates a new one.
+ * Refresh: checks the refresh token with the refresh grant. Inside the renewal window the access token
+ * is renewed; outside it the stored one is kept, so `pulumi refresh` of a healthy Token changes nothing.
+ * Only a definite revocation (`invalid_grant`) reports the resource gone (the next `up` creates a new
+ * one); any other failure is an error and the state stays.
  */
 export async function read(id: string, props: TokenOutputs): Promise<dynamic.ReadResult<TokenOutputs>> {
   if (!props?.refreshToken) return {};
   try {
     const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken });
+    if (set.refreshToken === props.refreshToken && !needsRenewal(props, props.renewBeforeSeconds, Date.now())) return { id, props };
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = props;
     return { id, props: withTokens(base, set) };
   } catch (err) {
-    if (err instanceof InvalidGrantError) return {};
+    if (isDefiniteRevocation(err)) return {};
     throw explain("Reading the token failed", err);
   }
 }

@@ -10,7 +10,8 @@ function secret(value: pulumi.Input<string> | undefined): pulumi.Output<string> 
 
 /**
  * An access token and refresh token of the Account API, as a Pulumi resource. Rotate it by replacing it:
- * change `keepers`, or set `rotationPeriodSeconds`. The replacement is created before the old refresh
+ * change `keepers`, or set `rotationPeriodSeconds` (password logins only; a two-factor account needs a
+ * fresh `dns-account:mfaToken` for each replacement). The replacement is created before the old refresh
  * token is revoked. `pulumi up` renews the access token (an update) once it is within
  * `renewBeforeSeconds` of expiry.
  *
@@ -50,6 +51,8 @@ export class Token extends pulumi.dynamic.Resource {
         password: secret(args.password),
         mfaToken: secret(args.mfaToken),
         refreshToken: secret(args.refreshToken),
+        profile: args.profile,
+        credentialCommand: args.credentialCommand,
         keepers: args.keepers,
         rotationPeriodSeconds: args.rotationPeriodSeconds,
         renewBeforeSeconds: args.renewBeforeSeconds,

@@ -18,18 +18,38 @@ export interface TokenArgs {
   password?: pulumi.Input<string>;
   /** Current MFA code (single-use). Stored as a secret; a change alone changes nothing. */
   mfaToken?: pulumi.Input<string>;
-  /** Adopt an existing refresh token instead of logging in. Stored as a secret; a change replaces. */
+  /**
+   * Adopt an existing refresh token instead of logging in. Stored as a secret; a change replaces. An
+   * adopted token is not revoked on delete unless `revokeOnDelete: true`, and cannot rotate.
+   */
   refreshToken?: pulumi.Input<string>;
-  /** Arbitrary values: any change replaces the token (the rotation trigger). */
+  /**
+   * Adopt the refresh token of this profile of the CLI's token store (`dns-account login --profile P`),
+   * so one program can use several accounts without raw passwords. Not revoked on delete by default.
+   */
+  profile?: pulumi.Input<string>;
+  /**
+   * Adopt the refresh token printed by this command (run by the shell, JSON on stdout, like
+   * `dns-account token --json`). Stored in state as given: put no secret in the command line itself.
+   */
+  credentialCommand?: pulumi.Input<string>;
+  /**
+   * Arbitrary values: any change replaces the token (the rotation trigger). Needs a password login: a
+   * Token that adopts a refresh token cannot rotate, and `check` says so.
+   */
   keepers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Replace the token once it is older than this many seconds. */
+  /** Replace the token once it is older than this many seconds. Needs a password login, like `keepers`. */
   rotationPeriodSeconds?: pulumi.Input<number>;
   /**
    * Renew the access token (an update, not a replacement) when it is within this many seconds of
    * expiry. Default: a day or half the token's lifetime, whichever is smaller.
    */
   renewBeforeSeconds?: pulumi.Input<number>;
-  /** Revoke the refresh token when the resource is deleted (or replaced). Default true. */
+  /**
+   * Revoke the refresh token when the resource is deleted (or replaced). Default: true for a password
+   * login, false for an adopted refresh token (it belongs to whoever gave it). Changing only this (or the
+   * other settings) needs no server while the access token is outside its renewal window.
+   */
   revokeOnDelete?: pulumi.Input<boolean>;
 }
 
@@ -40,6 +60,8 @@ export interface TokenInputs {
   password?: string;
   mfaToken?: string;
   refreshToken?: string;
+  profile?: string;
+  credentialCommand?: string;
   keepers?: Record<string, string>;
   rotationPeriodSeconds?: number;
   renewBeforeSeconds?: number;

@@ -9,6 +9,8 @@ import {
   serverDetails,
 } from "../errors";
 import { type Clock, type RawResponse, header, parseRetryAfter, systemClock } from "../http/transport";
+import { MAX_EXPIRES_IN_SECONDS } from "../time";
+import { serverWords } from "../server-words";
 
 /** Which grant a token response answers. */
 export type TokenGrant = "password" | "refresh_token";
@@ -39,7 +41,7 @@ export interface TokenSet {
 const FIELD_MESSAGES: Record<string, string> = {
   access_token: '"access_token" must be a non-empty string',
   token_type: '"token_type" must be "bearer"',
-  expires_in: '"expires_in" must be a positive integer',
+  expires_in: '"expires_in" must be a positive integer of seconds, at most ten years',
   refresh_token: '"refresh_token" must be a non-empty string',
   state: '"state" must be a string',
 };
@@ -47,7 +49,10 @@ const FIELD_MESSAGES: Record<string, string> = {
 /** Shape of a successful token body; `expires_in` may come as a numeric string. Built on first use. */
 export const tokenBodySchema = lazy(() => {
   const { z } = zod();
-  const positiveInteger = z.union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)]).pipe(z.number().int().positive());
+  // Bounded: a lifetime past the largest date would make every later date computation throw.
+  const positiveInteger = z
+    .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
+    .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS));
   return z.object({
     access_token: z.string().min(1),
     token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),
@@ -142,13 +147,15 @@ export function parseTokenResponse(res: RawResponse, options: ParseTokenOptions)
 
 function tokenError(res: RawResponse, grant: TokenGrant, clock: Clock): Error {
   const status = res.status;
-  const server = serverDetails(tryDecodeJson(res));
+  const body = tryDecodeJson(res);
+  const server = serverDetails(body);
   const retryAfterMs = parseRetryAfter(header(res, "retry-after"), clock.now());
   const init = { status, ...(server ? { server } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-  const code = (server?.errorCode ?? "").toLowerCase();
-  const error = (server?.error ?? "").toLowerCase();
+  // Branching reads the server's own words; only documented ones (in `server`) are ever shown.
+  const code = typeof (body as { error_code?: unknown } | null)?.error_code === "string" ? (body as { error_code: string }).error_code.toLowerCase() : "";
+  const words = serverWords(body);
   if (status === 401 && code === "2fa_required") return new MfaRequiredError(init);
-  const rejected = status === 401 || ((status === 400 || status === 403) && /invalid_grant|invalid_client|unauthorized/.test(`${error} ${code}`));
+  const rejected = status === 401 || ((status === 400 || status === 403) && /invalid_grant|invalid_client|unauthorized/.test(words));
   if (rejected && grant === "password") {
     const message = code.includes("2fa")
       ? "The token endpoint rejected the MFA code (wrong, expired or already used)"

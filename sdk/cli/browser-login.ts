@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type AuthorizeResult, authorizeUrl, parseAuthorizeRedirect } from "../auth/authorize";
-import { DnsAccountError, TransportError } from "../errors";
+import { DnsAccountError, ProtocolError, TransportError } from "../errors";
 
 /** Options of {@link browserLogin}. */
 export interface BrowserLoginOptions {
@@ -42,11 +42,13 @@ function openBrowser(url: string): void {
   }
 }
 
+class TooLarge extends Error {}
+
 async function body(req: IncomingMessage): Promise<string> {
   let text = "";
   for await (const chunk of req) {
     text += (chunk as Buffer).toString("utf8");
-    if (text.length > 64 * 1024) throw new Error("too large");
+    if (text.length > 64 * 1024) throw new TooLarge();
   }
   return text;
 }
@@ -54,7 +56,8 @@ async function body(req: IncomingMessage): Promise<string> {
 /**
  * The implicit grant from a terminal: listens on 127.0.0.1, sends the user's browser to the authorize URL
  * with a fresh random `state` and a `redirect_uri` pointing at the listener, and resolves with the token
- * from the redirect once the state matches. A redirect with a wrong or missing state fails the login.
+ * from the redirect once the state matches. A redirect with a wrong or missing state is ignored (any
+ * local process could post one): the login keeps waiting for its own, until `timeoutMs`.
  *
  * @example
  * ```ts
@@ -80,14 +83,30 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Author
       }
       body(req)
         .then((location) => {
-          const result = parseAuthorizeRedirect(location, { state });
+          let result: AuthorizeResult;
+          try {
+            result = parseAuthorizeRedirect(location, { state });
+          } catch (err) {
+            // A wrong or missing state is not this login's redirect: any local process can post here,
+            // and must not be able to end the login. Only a redirect carrying our state settles it.
+            if (err instanceof ProtocolError && (err.field === "state" || err.field === "location")) {
+              res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+              return void res.end("Ignored: this redirect does not belong to the login in progress. Still waiting.");
+            }
+            throw err;
+          }
           res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
           res.end("Logged in. You can close this tab.");
           settle.resolve(result);
         })
         .catch((err: unknown) => {
+          if (!(err instanceof DnsAccountError)) {
+            // Too large, or the connection broke mid-body: not a redirect at all, so not an answer.
+            res.writeHead(err instanceof TooLarge ? 413 : 400, { "content-type": "text/plain; charset=utf-8" });
+            return void res.end("Ignored: not a redirect.");
+          }
           res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
-          res.end(`Login failed: ${err instanceof DnsAccountError ? err.message : "bad request"}`);
+          res.end(`Login failed: ${err.message}`);
           settle.reject(err);
         });
       return;

@@ -7,6 +7,7 @@ import { revokeToken } from "../auth/revoke";
 import type { TokenSet } from "../auth/token-response";
 import { TokenStore } from "../credentials/token-store";
 import { DEFAULT_BASE_URL } from "../http/transport";
+import { isoTime, isTime } from "../time";
 import { VERSION } from "../version";
 import { browserLogin } from "./browser-login";
 import { ask, canPrompt, readStdin } from "./prompt";
@@ -30,8 +31,8 @@ const note = (text: string): void => void process.stderr.write(`${text}\n`);
 
 const profileOption = { profile: { type: "string" as const, short: "p" } };
 const profileOf = (v: Values): string => (v.profile as string | undefined) ?? env.DNS_ACCOUNT_PROFILE ?? "default";
-const iso = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : "unknown");
-const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+const iso = (ms: number): string => isoTime(ms);
+const rfc3339 = (ms: number): string => isoTime(ms).replace(/\.\d{3}Z$/, "Z");
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 async function currentToken(v: Values): Promise<{ set: TokenSet; baseUrl: string; source: string; profile?: string }> {
@@ -145,7 +146,7 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
     options: { ...profileOption, json: { type: "boolean" } },
     async run(v) {
       const { set, source, profile, baseUrl } = await currentToken(v);
-      if (v.json) out(JSON.stringify({ accessToken: set.accessToken, tokenType: "Bearer", expiresAt: Number.isFinite(set.expiresAt) ? iso(set.expiresAt) : null, baseUrl, source, profile: profile ?? null }));
+      if (v.json) out(JSON.stringify({ accessToken: set.accessToken, tokenType: "Bearer", expiresAt: isTime(set.expiresAt) ? iso(set.expiresAt) : null, baseUrl, source, profile: profile ?? null }));
       else out(set.accessToken);
     },
   },
@@ -160,7 +161,7 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
         JSON.stringify({
           apiVersion: "client.authentication.k8s.io/v1",
           kind: "ExecCredential",
-          status: { token: set.accessToken, ...(Number.isFinite(set.expiresAt) ? { expirationTimestamp: rfc3339(set.expiresAt) } : {}) },
+          status: { token: set.accessToken, ...(isTime(set.expiresAt) ? { expirationTimestamp: rfc3339(set.expiresAt) } : {}) },
         }),
       );
     },
@@ -215,12 +216,13 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
 
   emulator: {
     summary: "Start the embedded Account API emulator (for local dry runs)",
-    usage: "Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type] [--quiet]",
+    usage: "Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--grant-type-optional] [--quiet]",
     options: {
       port: { type: "string" },
       host: { type: "string" },
       "token-lifetime": { type: "string" },
       "require-grant-type": { type: "boolean" },
+      "grant-type-optional": { type: "boolean" },
       quiet: { type: "boolean" },
     },
     async run(v) {
@@ -233,7 +235,8 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
       const emu = await startEmulator({
         port,
         host: (v.host as string | undefined) ?? "127.0.0.1",
-        requireGrantType: Boolean(v["require-grant-type"]),
+        // grant_type is required by default (API 1.15); --grant-type-optional is the 1.11 behaviour.
+        requireGrantType: !v["grant-type-optional"],
         ...(lifetime !== undefined ? { tokenLifetimeSeconds: lifetime } : {}),
         ...(v.quiet ? {} : { log: (line: string) => note(line) }),
       });

@@ -17,6 +17,7 @@ import {
 import { ConfigError, fieldProblems, HttpError, serverDetails } from "../errors";
 import { timeoutOf } from "../options";
 import { type Operation, parseOperations } from "./operations";
+import { joinPath, operationPath, pathSegment as seg } from "./path";
 import { backoffDelay, isTransient, isTransientStatus, type RetryOptions, retryPolicy, sleep } from "../http/retry";
 import { Session, type SessionCredentials, type SessionOptions } from "../session";
 import { decodeJson, validate } from "../auth/token-response";
@@ -218,7 +219,9 @@ export class Client {
     if (op.bodyRequired && args.body === undefined) {
       throw new ConfigError(`"body" is required by ${operationId}`, { field: "body" });
     }
-    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => seg(String(args.path![name]), `path.${name}`));
+    // The template comes from the server: it may name a path on this origin and nothing else.
+    const path = operationPath(op.path, args.path);
+    joinPath(this.#prefix, path);
     return this.#request(path, {
       method: op.method,
       ...(args.query ? { query: args.query } : {}),
@@ -303,12 +306,6 @@ export class Client {
       return parseApiResponse(res, method, options.schema, this.#clock.now());
     }
   }
-}
-
-/** Encodes one path segment, refusing empty ones (which would change the route). */
-function seg(value: string, field: string): string {
-  if (typeof value !== "string" || value === "") throw new ConfigError(`"${field}" must be a non-empty string`, { field });
-  return encodeURIComponent(value);
 }
 
 /** Turns an API response into a value or a typed error. */

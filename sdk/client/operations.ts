@@ -1,5 +1,6 @@
 import { lazy, zod } from "../lazy";
 import { validate } from "../auth/token-response";
+import { isSafePathTemplate } from "./path";
 
 /** One operation of an OpenAPI description, as {@link Client.call} needs it. */
 export interface Operation {
@@ -32,7 +33,8 @@ const METHODS = ["get", "post", "put", "delete", "patch", "head"] as const;
 
 /**
  * Lists the operations of an OpenAPI 3 document (path-level parameters included). Operations without an
- * operationId are left out: they cannot be called by id.
+ * operationId are left out (they cannot be called by id), and so are paths that are not plain absolute
+ * paths (`@host/x`, `//host`, `/../x`): the document never moves a call off the base URL's origin.
  *
  * @example
  * ```ts
@@ -44,6 +46,8 @@ export function parseOperations(doc: unknown): Operation[] {
   const { paths } = validate(document, doc);
   const out: Operation[] = [];
   for (const [path, item] of Object.entries(paths)) {
+    // A path that is not a plain absolute path could move a call (and its Bearer token) to another host.
+    if (!isSafePathTemplate(path)) continue;
     for (const method of METHODS) {
       const parsed = operation.safeParse(item[method]);
       if (!parsed.success || !parsed.data.operationId) continue;

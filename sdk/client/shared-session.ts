@@ -22,11 +22,11 @@ function registry(): Map<string, Entry> {
  * A key for "the same credentials": base URL, kind, username and a SHA-256 of the secret. The secret
  * itself is never kept in the key; an MFA code is not part of it (it is used once).
  */
-export function credentialKey(baseUrl: string | undefined, credentials: SessionCredentials): string {
+export function credentialKey(baseUrl: string | undefined, credentials: SessionCredentials, allowInsecureHttp = false): string {
   const c = credentials as Partial<Record<"username" | "password" | "refreshToken" | "accessToken", string>>;
   const kind = c.accessToken !== undefined ? "tokens" : c.refreshToken !== undefined ? "refresh" : "password";
   const secret = kind === "tokens" ? (c.refreshToken ?? c.accessToken) : kind === "refresh" ? c.refreshToken : `${c.username}\u0000${c.password}`;
-  return createHash("sha256").update(JSON.stringify([resolveBaseUrl(baseUrl).href, kind, secret ?? ""])).digest("hex");
+  return createHash("sha256").update(JSON.stringify([resolveBaseUrl(baseUrl, allowInsecureHttp).href, kind, secret ?? ""])).digest("hex");
 }
 
 /**
@@ -40,10 +40,11 @@ export function credentialKey(baseUrl: string | undefined, credentials: SessionC
  * ```
  */
 export function sharedSession(options: SessionOptions): Session {
-  const key = credentialKey(options.baseUrl, options.credentials);
+  const key = credentialKey(options.baseUrl, options.credentials, options.allowInsecureHttp);
   const map = registry();
   let entry = map.get(key);
-  if (!entry) {
+  // A revoked session (a program revokes what it minted at exit) is replaced, so a late caller logs in again.
+  if (!entry || entry.session.revoked) {
     entry = { session: new Session(options) };
     map.set(key, entry);
   }
@@ -52,7 +53,13 @@ export function sharedSession(options: SessionOptions): Session {
 
 /**
  * The process-wide API client for a set of credentials, built on {@link sharedSession}. Do not `close()`
- * it: other callers share it. Its idle connections do not keep the process alive.
+ * it: other callers share it. Its idle connections do not keep the process alive. `allowInsecureHttp`
+ * works as in {@link createClient}.
+ *
+ * @example
+ * ```ts
+ * const client = sharedClient({ baseUrl: "http://dns-api.lan:8787", allowInsecureHttp: true, credentials: { refreshToken } });
+ * ```
  */
 export function sharedClient(options: Omit<ClientOptions, "session"> & { credentials: SessionCredentials }): Client {
   const session = sharedSession({
@@ -60,7 +67,7 @@ export function sharedClient(options: Omit<ClientOptions, "session"> & { credent
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.allowInsecureHttp !== undefined ? { allowInsecureHttp: options.allowInsecureHttp } : {}),
   });
-  const entry = registry().get(credentialKey(options.baseUrl, options.credentials))!;
+  const entry = registry().get(credentialKey(options.baseUrl, options.credentials, options.allowInsecureHttp))!;
   if (!entry.client) {
     const { credentials: _c, sessionOptions: _s, ...rest } = options;
     entry.client = new Client({ ...rest, session });

@@ -1,16 +1,78 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { lazy, zod } from "../lazy";
 import { CredentialProcessError } from "../errors";
 import { type Clock, systemClock } from "../http/transport";
+import { isTime, MAX_EXPIRES_IN_SECONDS } from "../time";
 
 /** Options of {@link runCredentialProcess}. */
 export interface CredentialProcessOptions {
   /** The command line, run by the shell (like AWS `credential_process` and client-go exec plugins). */
   command: string;
-  /** Kill the command after this many ms; default 60 000. */
+  /** Kill the command (its whole process group) after this many ms; default 60 000. */
   timeoutMs?: number;
+  /**
+   * The environment to pick the command's variables from (default `process.env`). Only those of
+   * {@link credentialCommandEnv} are passed on.
+   */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
+}
+
+// What a command needs to run and find its own tools and files (a shell, a password manager, gpg, a
+// cloud CLI's config in HOME), and the non-secret DNS_ACCOUNT_ settings. Nothing else: the environment of
+// a pipeline or a Pulumi host holds secrets (DNS_ACCOUNT_PASSWORD, PULUMI_CONFIG, cloud keys).
+const PASSED = new Set([
+  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TZ", "LANG", "LANGUAGE", "TMPDIR", "TMP", "TEMP",
+  "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+  "SSH_AUTH_SOCK", "GNUPGHOME", "GPG_TTY", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
+  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+  "SYSTEMROOT", "SystemRoot", "COMSPEC", "ComSpec", "PATHEXT", "WINDIR", "windir", "USERPROFILE", "APPDATA", "LOCALAPPDATA",
+  "DNS_ACCOUNT_PROFILE", "DNS_ACCOUNT_BASE_URL", "DNS_ACCOUNT_USERNAME", "DNS_ACCOUNT_CONFIG_DIR",
+]);
+// Never passed, even when named in DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV.
+const NEVER = /^(DNS_ACCOUNT_(PASSWORD|MFA_TOKEN|REFRESH_TOKEN|ACCESS_TOKEN)|PULUMI_.*)$/i;
+
+/**
+ * The environment a credential command gets: the variables it needs to run ({@link PASSED}: PATH, HOME,
+ * locale, TMPDIR, proxy settings, agent sockets, Windows system folders, `DNS_ACCOUNT_PROFILE`,
+ * `DNS_ACCOUNT_BASE_URL`, `DNS_ACCOUNT_USERNAME`, `DNS_ACCOUNT_CONFIG_DIR`), plus those named in
+ * `DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV` (comma-separated). Never a `DNS_ACCOUNT_` secret or a `PULUMI_`
+ * variable.
+ *
+ * @example
+ * ```ts
+ * credentialCommandEnv({ PATH: "/bin", DNS_ACCOUNT_PASSWORD: "x", VAULT_ADDR: "https://v", DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV: "VAULT_ADDR" });
+ * // { PATH: "/bin", VAULT_ADDR: "https://v" }
+ * ```
+ */
+export function credentialCommandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const extra = new Set((env.DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV ?? "").split(",").map((n) => n.trim()).filter(Boolean));
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || NEVER.test(name)) continue;
+    if (PASSED.has(name) || name.startsWith("LC_") || extra.has(name)) out[name] = value;
+  }
+  return out;
+}
+
+// Commands still running: should this process exit first, their groups go with it (one listener).
+const running = new Set<ChildProcess>();
+function killRunning(): void {
+  for (const child of running) killTree(child);
+}
+function forget(child: ChildProcess): void {
+  running.delete(child);
+  if (running.size === 0) process.removeListener("exit", killRunning);
+}
+
+/** Kills a command and everything it started (its process group; the command alone on Windows). */
+function killTree(child: ChildProcess): void {
+  try {
+    if (process.platform !== "win32" && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    else child.kill("SIGKILL");
+  } catch {
+    // Already gone.
+  }
 }
 
 /** What a credential command gives: an access token (with expiry) and/or a refresh token. */
@@ -33,7 +95,10 @@ const outputSchema = lazy(() => {
     refreshToken: z.string().min(1).optional(),
     refresh_token: z.string().min(1).optional(),
     expiresAt: z.union([z.string(), z.number()]).optional(),
-    expires_in: z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+    expires_in: z
+      .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
+      .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS))
+      .optional(),
     baseUrl: z.string().min(1).optional(),
   })
   .loose();
@@ -44,6 +109,9 @@ const outputSchema = lazy(() => {
  * (and `expiresAt`, RFC 3339 or epoch ms) and/or `refreshToken`; the token endpoint's snake_case names
  * are accepted too. Its stderr goes straight to ours (the user sees prompts and errors) and is never
  * parsed. A non-zero exit, a timeout or output that is not such JSON is a {@link CredentialProcessError}.
+ * The command runs in a process group of its own, with no stdin and only {@link credentialCommandEnv}'s
+ * variables; at the timeout the whole group is killed and the call fails at once, even if a background
+ * job still holds stdout.
  *
  * @example
  * ```ts
@@ -52,16 +120,31 @@ const outputSchema = lazy(() => {
  */
 export function runCredentialProcess(options: CredentialProcessOptions): Promise<ProcessCredentials> {
   const clock = options.clock ?? systemClock;
+  const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(options.command, { shell: true, stdio: ["ignore", "pipe", "inherit"], env: options.env ?? process.env });
+    // A process group of its own (detached), so a timeout can kill the shell and whatever it started.
+    const child = spawn(options.command, {
+      shell: true,
+      detached: process.platform !== "win32",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: credentialCommandEnv(options.env ?? process.env),
+    });
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed: Error | undefined;
+    let settled = false;
+    running.add(child);
+    if (running.size === 1) process.once("exit", killRunning);
     const fail = (err: Error): void => {
-      failed ??= err;
-      child.kill("SIGKILL");
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      forget(child);
+      killTree(child);
+      // Not waiting for "close": a background job holding stdout open would keep it from ever coming.
+      child.stdout?.destroy();
+      reject(err);
     };
-    const timer = setTimeout(() => fail(new CredentialProcessError(`The credential command did not finish within ${options.timeoutMs ?? 60_000} ms`)), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => fail(new CredentialProcessError(`The credential command did not finish within ${timeoutMs} ms`)), timeoutMs);
     child.stdout!.on("data", (d: Buffer) => {
       size += d.length;
       if (size > MAX_OUTPUT) fail(new CredentialProcessError("The credential command printed more than 1 MiB"));
@@ -69,8 +152,10 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
     });
     child.once("error", (err) => fail(new CredentialProcessError(`The credential command could not be started (${(err as NodeJS.ErrnoException).code ?? "error"})`)));
     child.once("close", (code, signal) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      if (failed) return reject(failed);
+      forget(child);
       if (code !== 0) {
         return reject(new CredentialProcessError(`The credential command exited with ${signal ? `signal ${signal}` : `code ${code}`}`));
       }
@@ -92,10 +177,9 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
         return reject(new CredentialProcessError('The credential command printed neither "accessToken" nor "refreshToken"', { field: "accessToken" }));
       }
       let expiresAt: number | undefined;
-      if (typeof o.expiresAt === "number") expiresAt = o.expiresAt;
-      else if (typeof o.expiresAt === "string") {
-        expiresAt = Date.parse(o.expiresAt);
-        if (Number.isNaN(expiresAt)) return reject(new CredentialProcessError('The credential command\'s "expiresAt" is not an RFC 3339 time', { field: "expiresAt" }));
+      if (o.expiresAt !== undefined) {
+        expiresAt = typeof o.expiresAt === "number" ? o.expiresAt : Date.parse(o.expiresAt);
+        if (!isTime(expiresAt)) return reject(new CredentialProcessError('The credential command\'s "expiresAt" is not an RFC 3339 time or epoch milliseconds', { field: "expiresAt" }));
       } else if (o.expires_in !== undefined) expiresAt = clock.now() + o.expires_in * 1000;
       resolve({
         ...(accessToken ? { accessToken } : {}),

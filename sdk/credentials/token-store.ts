@@ -1,8 +1,10 @@
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { constants as fsc } from "node:fs";
+import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { z } from "zod";
-import { InvalidGrantError, NoCredentialsError, StoreError } from "../errors";
+import { ConfigError, InvalidGrantError, NoCredentialsError, StoreError } from "../errors";
 import { refreshToken } from "../auth/grants";
 import { lazy, zod } from "../lazy";
 import { type RetryOptions, retryPolicy, withRetries } from "../http/retry";
@@ -10,37 +12,45 @@ import { refreshWindowMs } from "../session";
 import type { TokenSet } from "../auth/token-response";
 import { type Clock, DEFAULT_BASE_URL, systemClock } from "../http/transport";
 import type { Dispatcher } from "undici";
+import { isTime } from "../time";
 
-// The file libraries are loaded on first use: most SDK users never touch the store.
+// Loaded on first use: most SDK users never touch the store.
 const lockfile = lazy(() => require("proper-lockfile") as typeof import("proper-lockfile"));
-const writeFileAtomic = lazy(() => require("write-file-atomic") as typeof import("write-file-atomic"));
 
+// Loose: fields written by a newer version are kept (and written back), never fatal.
 const profileSchema = lazy(() => {
   const { z } = zod();
-  return z.strictObject({
-  baseUrl: z.string().min(1),
-  username: z.string().min(1).optional(),
-  refreshToken: z.string().min(1).optional(),
-  accessToken: z.string().min(1).optional(),
-  expiresAt: z.number().int().optional(),
-  expiresIn: z.number().int().positive().optional(),
-  updatedAt: z.string().optional(),
-});
+  return z.looseObject({
+    baseUrl: z.string().min(1),
+    username: z.string().min(1).optional(),
+    refreshToken: z.string().min(1).optional(),
+    accessToken: z.string().min(1).optional(),
+    expiresAt: z.number().optional(),
+    expiresIn: z.number().int().positive().optional(),
+    updatedAt: z.string().optional(),
+  });
 });
 
 /**
  * A named profile: base URL, username and tokens (`expiresAt` in epoch ms, `expiresIn` in seconds).
- * Never a password, never an MFA code. A browser (implicit-grant) login leaves no refresh token.
+ * Never a password, never an MFA code. A browser (implicit-grant) login leaves no refresh token. Fields
+ * this version does not know are kept as they are.
  */
-export type Profile = z.infer<ReturnType<typeof profileSchema>>;
+export type Profile = z.input<ReturnType<typeof profileSchema>>;
 
-const storeSchema = lazy(() => {
-  const { z } = zod();
-  return z.object({ version: z.literal(1), profiles: z.record(z.string().min(1), profileSchema()) });
-});
+/**
+ * The whole store file. `profiles` has no prototype, so any name (`__proto__`, `constructor`) is just a
+ * name; unknown top-level fields are kept.
+ */
+export interface StoreData {
+  version: 1;
+  profiles: Record<string, Profile>;
+  [field: string]: unknown;
+}
 
-/** The whole store file. */
-export type StoreData = z.infer<ReturnType<typeof storeSchema>>;
+function emptyStore(): StoreData {
+  return { version: 1, profiles: Object.create(null) as Record<string, Profile> };
+}
 
 /** File name of the store inside its folder. */
 export const STORE_FILE = "credentials.json";
@@ -69,9 +79,14 @@ export interface TokenStoreOptions {
 }
 
 /**
- * A per-user file of named profiles (mode 0600, written atomically with write-file-atomic, guarded by a
- * cross-process lock from proper-lockfile). {@link TokenStore.accessToken} re-reads the file after taking
- * the lock, so many processes that find an expired token at once cause one token call.
+ * A per-user file of named profiles (mode 0600 in a folder no one else can write, written atomically
+ * without following links, guarded by a cross-process lock from proper-lockfile).
+ * {@link TokenStore.accessToken} re-reads the file after taking the lock, so many processes that find an
+ * expired token at once cause one token call.
+ *
+ * Like ssh's StrictModes, the store refuses a folder that another user owns or that others can write
+ * (and a folder above it that anyone can write without the sticky bit): there, another user could plant
+ * a link at the name being written and read or overwrite the victim's files.
  *
  * @example
  * ```ts
@@ -95,37 +110,76 @@ export class TokenStore {
 
   /** Reads and validates the store; an absent file is an empty store. */
   async read(): Promise<StoreData> {
-    let info;
     try {
-      info = await stat(this.file);
+      await stat(this.#dir);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, profiles: {} };
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return emptyStore();
       throw err;
     }
-    if (typeof process.getuid === "function" && info.uid !== process.getuid()) {
-      throw new StoreError("store_foreign_owner", `The credential store ${this.file} belongs to another user; refusing to use it`);
+    await this.#checkFolder();
+    let handle;
+    try {
+      // O_NOFOLLOW: a link planted at the store's name is refused, never read through.
+      handle = await open(this.file, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return emptyStore();
+      if (code === "ELOOP" || code === "EMLINK") {
+        throw new StoreError("store_permissions", `The credential store ${this.file} is a symbolic link; refusing to follow it. Remove the link`);
+      }
+      throw err;
     }
-    if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
-      const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
-      throw new StoreError("store_permissions", `The credential store ${this.file} is open to other users (mode ${mode}); run: chmod 600 ${this.file}`);
+    let text: string;
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new StoreError("store_corrupt", `The credential store ${this.file} is not a regular file; remove it`);
+      if (typeof process.getuid === "function" && info.uid !== process.getuid()) {
+        throw new StoreError("store_foreign_owner", `The credential store ${this.file} belongs to another user; refusing to use it`);
+      }
+      if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
+        const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
+        throw new StoreError("store_permissions", `The credential store ${this.file} is open to other users (mode ${mode}); run: chmod 600 ${this.file}`);
+      }
+      text = await handle.readFile("utf8");
+    } finally {
+      await handle.close();
     }
     let data: unknown;
     try {
-      data = JSON.parse(await readFile(this.file, "utf8"));
+      data = JSON.parse(text);
     } catch {
       throw new StoreError("store_corrupt", `The credential store ${this.file} is not valid JSON; fix or remove it (it is never overwritten automatically)`);
     }
-    const parsed = storeSchema().safeParse(data);
-    if (!parsed.success) {
-      const where = parsed.error.issues[0]?.path.map(String).join(".") || "(root)";
-      throw new StoreError("store_corrupt", `The credential store ${this.file} has an unexpected shape at "${where}"; fix or remove it`, { field: where });
-    }
-    return parsed.data;
+    return this.#validate(data);
   }
 
-  /** One profile, or undefined. */
+  #validate(data: unknown): StoreData {
+    const corrupt = (where: string): StoreError =>
+      new StoreError("store_corrupt", `The credential store ${this.file} has an unexpected shape at "${where}"; fix or remove it`, { field: where });
+    if (typeof data !== "object" || data === null || Array.isArray(data)) throw corrupt("(root)");
+    const raw = data as Record<string, unknown>;
+    if (raw.version !== 1) throw corrupt("version");
+    const profiles = raw.profiles;
+    if (typeof profiles !== "object" || profiles === null || Array.isArray(profiles)) throw corrupt("profiles");
+    // JSON.parse makes "__proto__" an own key; a prototype-less object keeps it one.
+    const out: Record<string, Profile> = Object.create(null) as Record<string, Profile>;
+    for (const [name, value] of Object.entries(profiles)) {
+      if (name === "") throw corrupt("profiles");
+      const parsed = profileSchema().safeParse(value);
+      if (!parsed.success) throw corrupt(`profiles.${name}.${parsed.error.issues[0]?.path.map(String).join(".") ?? ""}`.replace(/\.$/, ""));
+      const profile = parsed.data;
+      // A time outside the Date range (a corrupt or hostile file) reads as unknown: the token is
+      // refreshed, and the profile stays usable and revocable.
+      if (profile.expiresAt !== undefined && !isTime(profile.expiresAt)) delete profile.expiresAt;
+      out[name] = profile;
+    }
+    return { ...raw, version: 1, profiles: out };
+  }
+
+  /** One profile, or undefined. Any string is a name, `__proto__` and `constructor` included. */
   async profile(name: string): Promise<Profile | undefined> {
-    return (await this.read()).profiles[name];
+    const { profiles } = await this.read();
+    return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   }
 
   /** Profile names. */
@@ -136,6 +190,8 @@ export class TokenStore {
   /** Runs `fn` holding the store's cross-process lock. */
   async withLock<T>(fn: () => Promise<T>): Promise<T> {
     await mkdir(this.#dir, { recursive: true, mode: 0o700 });
+    // Checked before the lock: the lock itself is written in the folder.
+    await this.#checkFolder();
     const wait = this.#options.lockWaitMs ?? 30_000;
     let release: () => Promise<void>;
     try {
@@ -156,6 +212,7 @@ export class TokenStore {
 
   /** Replaces (or, with `undefined`, removes) a profile, under the lock, re-reading the file first. */
   async put(name: string, profile: Profile | undefined): Promise<void> {
+    if (typeof name !== "string" || name === "") throw new ConfigError('"profile" must be a non-empty string', { field: "profile" });
     await this.withLock(async () => {
       const data = await this.read();
       if (profile === undefined) delete data.profiles[name];
@@ -164,9 +221,59 @@ export class TokenStore {
     });
   }
 
+  /**
+   * Refuses a folder that another user owns or others can write, or one below a folder that anyone can
+   * write without the sticky bit (someone could swap it). Not on Windows, which has no such modes.
+   */
+  async #checkFolder(): Promise<void> {
+    if (typeof process.getuid !== "function" || process.platform === "win32") return;
+    const uid = process.getuid();
+    const info = await stat(this.#dir);
+    if (info.uid !== uid) {
+      throw new StoreError(
+        "store_foreign_owner",
+        `The credential store's folder ${this.#dir} belongs to another user; refusing to use it. Set DNS_ACCOUNT_CONFIG_DIR to a folder of your own`,
+      );
+    }
+    if ((info.mode & 0o022) !== 0) {
+      const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
+      throw new StoreError("store_permissions", `The credential store's folder ${this.#dir} can be written by other users (mode ${mode}); run: chmod 700 ${this.#dir}`);
+    }
+    for (let dir = path.dirname(this.#dir); ; dir = path.dirname(dir)) {
+      const above = await stat(dir);
+      if ((above.mode & 0o002) !== 0 && (above.mode & 0o1000) === 0) {
+        throw new StoreError(
+          "store_permissions",
+          `The folder ${dir} above the credential store can be written by anyone and has no sticky bit; run: chmod o-w ${dir}, or set DNS_ACCOUNT_CONFIG_DIR elsewhere`,
+        );
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+
+  /**
+   * Writes the whole store atomically: a new file with a random name, created exclusively and without
+   * following links (O_EXCL | O_NOFOLLOW, mode 0600), synced, then renamed over the store. A crash
+   * leaves the old store or the new one, never a mix. (write-file-atomic resolves links in the target's
+   * path, which is what a planted link exploits, hence this small writer.)
+   */
   async #write(data: StoreData): Promise<void> {
     await mkdir(this.#dir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic()(this.file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    await this.#checkFolder();
+    const temp = path.join(this.#dir, `.${STORE_FILE}.${randomBytes(8).toString("hex")}.tmp`);
+    const handle = await open(temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | (fsc.O_NOFOLLOW ?? 0), 0o600);
+    try {
+      try {
+        await handle.writeFile(`${JSON.stringify(data, null, 2)}\n`, "utf8");
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, this.file);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
   }
 
   #fresh(p: Profile | undefined): p is Profile & { accessToken: string; expiresAt: number } {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import { request } from "undici";
-import { openApiDocument } from "../../emulator";
+import { openApiDocument, startEmulator } from "../../emulator";
 import { issueToken, tokenBodySchema } from "../../sdk";
 import { _sharedDir, _useEmulator, MFA_USER, USER } from "../support/helpers";
 
@@ -47,22 +47,47 @@ describe("contract with the service's OpenAPI description (../shared/reference)"
       .map((p) => p.name)
       .sort();
 
-  it("every path and method the emulator describes exists in the reference with the same operationId and path parameters", () => {
+  it("every 1.11 operation is still served (same method, operationId and path parameters), and the 1.11 mode makes grant_type optional", () => {
     const ours = openApiDocument("http://127.0.0.1") as unknown as Doc;
     let checked = 0;
-    for (const [p, methods] of Object.entries(ours.paths)) {
-      // The authorize endpoint is in the published interface (the spec) but not in the reference.
-      if (p === "/oapi/v1/oauth_authorize") continue;
-      for (const [method, op] of Object.entries(methods)) {
+    for (const [p, methods] of Object.entries(ref.paths)) {
+      for (const [method, theirs] of Object.entries(methods)) {
         if (method === "parameters") continue;
-        const theirs = ref.paths[p]?.[method];
-        assert.ok(theirs, `${method.toUpperCase()} ${p} is in the reference`);
+        const op = ours.paths[p]?.[method];
+        assert.ok(op, `${method.toUpperCase()} ${p} is still in the emulator's document`);
         assert.equal(op.operationId, theirs.operationId, `${method} ${p}`);
-        assert.deepEqual(paramsOf(op, methods as never), paramsOf(theirs, ref.paths[p] as never), `${method} ${p} path params`);
+        assert.deepEqual(paramsOf(op, ours.paths[p] as never), paramsOf(theirs, methods as never), `${method} ${p} path params`);
         checked++;
       }
     }
-    assert.equal(checked, 13, "token, revoke, limits, and five operations each for devices and DNS servers");
+    assert.equal(checked, Object.values(ref.paths).flatMap((m) => Object.keys(m)).length);
+    const strict = openApiDocument("http://127.0.0.1") as unknown as { components: { schemas: Record<string, { required?: string[] }> } };
+    const lenient = openApiDocument("http://127.0.0.1", { requireGrantType: false }) as unknown as typeof strict;
+    const r11 = (ref.components.schemas.AccessTokenCredentials as { required?: string[] }).required;
+    assert.deepEqual(lenient.components.schemas.AccessTokenCredentials!.required, r11, "1.11: grant_type optional");
+    assert.deepEqual(strict.components.schemas.AccessTokenCredentials!.required, ["grant_type"], "1.15: grant_type required");
+  });
+
+  it("a 1.11-mode emulator infers the grant when grant_type is absent; the default answers 400 naming the field", async () => {
+    const lenient = await startEmulator({ requireGrantType: false });
+    try {
+      const post = async (base: string) => {
+        const res = await request(`${base}/oapi/v1/oauth_token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ ...USER }).toString(),
+        });
+        return { status: res.statusCode, json: (await res.body.json()) as { fields?: { field: string }[] } };
+      };
+      const old = await post(lenient.url);
+      assert.equal(old.status, 200);
+      conforms("AccessTokenResponse", old.json);
+      const strict = await post(emu().url);
+      assert.equal(strict.status, 400);
+      assert.deepEqual(strict.json.fields!.map((f) => f.field), ["grant_type"]);
+    } finally {
+      await lenient.close();
+    }
   });
 
   it("the SDK's form fields and token fields are the reference's", async () => {
@@ -87,10 +112,10 @@ describe("contract with the service's OpenAPI description (../shared/reference)"
       });
       return { status: res.statusCode, json: await res.body.json() };
     };
-    const ok = await post({ ...USER });
+    const ok = await post({ grant_type: "password", ...USER });
     assert.equal(ok.status, 200);
     conforms("AccessTokenResponse", ok.json);
-    const mfa = await post({ ...MFA_USER });
+    const mfa = await post({ grant_type: "password", ...MFA_USER });
     assert.equal(mfa.status, 401);
     conforms("AccessTokenErrorResponse", mfa.json);
     assert.deepEqual(Object.keys(mfa.json as object).sort(), Object.keys(ref.components.schemas.AccessTokenErrorResponse!.properties!).sort());

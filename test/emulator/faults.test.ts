@@ -53,7 +53,7 @@ describe("emulator faults and options", () => {
     const res = await request(`${emu().url}/oapi/v1/oauth_token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "username=user%40example.com&password=emulator-password",
+      body: "grant_type=password&username=user%40example.com&password=emulator-password",
     });
     assert.equal(((await res.body.json()) as { expires_in: number }).expires_in, 42);
     const skew = Date.parse(String(res.headers.date)) - Date.now();
@@ -69,10 +69,17 @@ describe("emulator faults and options", () => {
       });
       return { status: res.statusCode, json: (await res.body.json()) as Record<string, string> };
     };
-    assert.deepEqual(await post("username=a"), {
+    assert.deepEqual(await post("grant_type=password&username=a"), {
       status: 400,
-      json: { error: "invalid_request", error_code: "missing_parameters", error_description: "username and password are required" },
+      json: {
+        error: "invalid_request",
+        error_code: "missing_parameters",
+        error_description: "username and password are required",
+        message: "username and password are required",
+        fields: [{ field: "password", error_code: "FIELD_REQUIRED", message: "Field is required" }],
+      },
     });
+    assert.deepEqual((await post("username=a&password=b")).json.fields, [{ field: "grant_type", error_code: "FIELD_REQUIRED", message: "Field is required" }] as never);
     assert.equal((await post("grant_type=client_credentials")).json.error, "unsupported_grant_type");
     assert.equal((await post("grant_type=refresh_token")).status, 400);
   });

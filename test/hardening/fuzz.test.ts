@@ -19,11 +19,15 @@ import { _errorText } from "../support/helpers";
  * typed errors, never an unhandled exception, never a secret in the error.
  */
 
-// Realistic secrets: random base64url tokens (mixed case, as the service's are) and passwords.
-const secret = fc
-  .uint8Array({ minLength: 15, maxLength: 30 })
-  .map((b) => Buffer.from(b).toString("base64url"))
-  .filter((s) => /[a-z]/.test(s) && /[A-Z]/.test(s));
+// Realistic secrets: random base64url tokens (mixed case, as the service's are), lowercase and
+// upper-case hex tokens (which look like codes to a shape rule), and snake_case passwords.
+const hex = fc.uint8Array({ minLength: 8, maxLength: 24 }).map((b) => Buffer.from(b).toString("hex"));
+const secret = fc.oneof(
+  fc.uint8Array({ minLength: 15, maxLength: 30 }).map((b) => Buffer.from(b).toString("base64url")),
+  hex,
+  hex.map((h) => h.toUpperCase()),
+  fc.array(fc.stringMatching(/^[a-z]{4,9}$/), { minLength: 3, maxLength: 4 }).map((w) => w.join("_")),
+);
 
 const anyValue = (secrets: fc.Arbitrary<string>) =>
   fc.oneof(secrets, fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(fc.string(), { maxLength: 3 }));
@@ -38,6 +42,8 @@ const body = (secrets: fc.Arbitrary<string>) =>
     secrets.map((s) => `<html><body>${s}</body></html>`),
     fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString("latin1")),
     fc.constant(""),
+    // The API's validation-error shape, with secrets as codes and field names.
+    fc.record({ error_code: secrets, fields: fc.array(fc.record({ field: fc.oneof(secrets, secrets.map((x) => `settings.${x}`)), error_code: secrets }), { maxLength: 3 }) }).map((o) => JSON.stringify(o)),
   );
 
 const response = (secrets: fc.Arbitrary<string>) =>

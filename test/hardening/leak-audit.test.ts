@@ -136,7 +136,7 @@ describe("leak audit across every public path", function () {
       `${MOCKS_PRELUDE}
 const { Token } = require("pulumi-dns-account");
 new Token("a", { username: "audit@example.com", password: process.env.P, mfaToken: process.env.M, refreshToken: undefined });
-setTimeout(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__provider).inputs.__provider)), 500);`,
+registered((r) => r.inputs.__provider).then((r) => console.log(JSON.stringify(r.inputs.__provider)));`,
       { P: PASSWORD, M: MFA_CODE },
     );
     const provider = JSON.parse(stdout) as string;

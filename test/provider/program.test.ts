@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { type Emulator, startEmulator } from "../../emulator";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { type Emulator, startEmulator, startProviderHost } from "../../emulator";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { issueToken, TokenStore } from "../../sdk";
-import { _assertNoSecrets } from "../support/helpers";
-import { _runInProgram, MOCKS_PRELUDE } from "../support/program";
+import { issueToken, refreshToken, TokenStore } from "../../sdk";
+import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
+import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 
 const PASSWORD = "pw-PROGRAM-4e9a1c";
 
@@ -139,5 +140,89 @@ getClient().catch((e) => console.log(JSON.stringify({ code: e.code, field: e.fie
     assert.equal(err.code, "invalid_config");
     assert.equal(err.field, "password");
     assert.match(err.message, /No credentials/);
+  });
+
+  describe("program runs leave no live refresh token they minted (revoked at exit)", () => {
+    const OPS = "ops@example.com";
+
+    it("three runs with a password (getAccessToken and getClient) leave the count of live refresh tokens unchanged", async () => {
+      const before = emu.liveRefreshTokens(OPS);
+      emu.resetStats();
+      for (let run = 0; run < 3; run++) {
+        const { stdout } = await _runInProgram(
+          "password-run",
+          `${MOCKS_PRELUDE}
+const { getAccessToken, getClient } = require("pulumi-dns-account");
+(async () => {
+  const token = await settle(getAccessToken());
+  const limits = await (await getClient()).account.limits();
+  console.log(JSON.stringify({ token: token.length > 0, limits: !!limits.devices }));
+})();`,
+          { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: OPS, DNS_ACCOUNT_PASSWORD: PASSWORD },
+        );
+        assert.deepEqual(JSON.parse(stdout), { token: true, limits: true });
+      }
+      assert.equal(emu.stats.passwordGrants, 3, "each run logged in once");
+      assert.equal(emu.liveRefreshTokens(OPS), before);
+    });
+
+    it("a refresh token the program was given is never revoked", async () => {
+      const issued = await issueToken({ baseUrl: emu.url, username: OPS, password: PASSWORD });
+      const { stdout } = await _runInProgram(
+        "refresh-run",
+        `${MOCKS_PRELUDE}
+const { getClient } = require("pulumi-dns-account");
+getClient().then(async (c) => console.log(JSON.stringify({ limits: !!(await c.account.limits()).devices })));`,
+        { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_REFRESH_TOKEN: issued.refreshToken },
+      );
+      assert.deepEqual(JSON.parse(stdout), { limits: true });
+      assert.ok((await refreshToken({ baseUrl: emu.url, refreshToken: issued.refreshToken })).accessToken, "the given refresh token is still live");
+    });
+
+    it("getClient inside a dynamic provider: the host revokes what it minted when the engine stops it", async () => {
+      const program = await _installedProgram();
+      mkdirSync(path.join(program, "scripts"), { recursive: true });
+      const file = path.join(program, "scripts", "limits-provider-exit.js");
+      writeFileSync(
+        file,
+        `const { getClient } = require("pulumi-dns-account");
+exports.create = async (inputs) => {
+  const limits = await (await getClient({ baseUrl: inputs.baseUrl })).account.limits();
+  return { id: "limits", outs: { devices: limits.devices.limit } };
+};`,
+      );
+      const before = emu.liveRefreshTokens(OPS);
+      const host = await startProviderHost({ programDir: program, env: _cleanEnv({ DNS_ACCOUNT_USERNAME: OPS, DNS_ACCOUNT_PASSWORD: PASSWORD }) });
+      try {
+        await host.configure({});
+        const urn = "urn:pulumi:dev::dns-account-test::pulumi-nodejs:dynamic:Resource::limits";
+        const res = await host.create(urn, { __provider: `exports.handler = () => require(${JSON.stringify(file)});`, baseUrl: emu.url });
+        assert.equal(res.properties.devices, 10);
+        assert.equal(emu.liveRefreshTokens(OPS), before + 1);
+      } finally {
+        await host.close();
+      }
+      assert.equal(emu.liveRefreshTokens(OPS), before);
+      _assertNoSecrets(host.output(), [PASSWORD]);
+    });
+  });
+
+  describe("getClient takes Inputs like getAccessToken (issue 13)", () => {
+    it("accepts Outputs and secrets, and names a field unknown during preview", async () => {
+      const { stdout } = await _runInProgram(
+        "client-inputs",
+        `${MOCKS_PRELUDE}
+const { getClient } = require("pulumi-dns-account");
+(async () => {
+  const client = await getClient({ baseUrl: pulumi.output(process.env.U), username: Promise.resolve("ops@example.com"), password: pulumi.secret(process.env.P) });
+  const limits = await client.account.limits();
+  let unknown;
+  try { await getClient({ baseUrl: process.env.U, username: "ops@example.com", password: pulumi.output(pulumi.unknown) }); } catch (e) { unknown = { code: e.code, field: e.field }; }
+  console.log(JSON.stringify({ limits: !!limits.devices, unknown }));
+})();`,
+        { U: emu.url, P: PASSWORD },
+      );
+      assert.deepEqual(JSON.parse(stdout), { limits: true, unknown: { code: "invalid_config", field: "password" } });
+    });
   });
 });

@@ -40,7 +40,7 @@ describe("Token lifecycle through the dynamic-provider host (installed copy)", f
       `${MOCKS_PRELUDE}
 const { Token } = require("pulumi-dns-account");
 new Token("ci", { username: "ops@example.com", password: process.env.P, mfaToken: process.env.M, keepers: { q: "1" } });
-setTimeout(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__provider).inputs.__provider)), 500);`,
+registered((r) => r.inputs.__provider).then((r) => console.log(JSON.stringify(r.inputs.__provider)));`,
       { P: PASSWORD, M: MFA_CODE },
     );
     provider = JSON.parse(stdout) as string;
@@ -155,9 +155,10 @@ setTimeout(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__pro
       assert.equal((await host.diff("id", URN, notYet, { ...base, renewBeforeSeconds: 600 })).changes, "none");
     });
 
-    it("Update: a new access token with the same refresh token", async () => {
+    it("Update: a new access token with the same refresh token, inside the renewal window", async () => {
       emu.resetStats();
-      const { properties } = await host.update("id", URN, state, { __provider: provider, keepers: { q: "1" }, rotationPeriodSeconds: 86400 });
+      const soon = { ...state, renewedAt: new Date(Date.now() - 90 * 60_000).toISOString(), expiresAt: new Date(Date.now() + 30 * 60_000).toISOString() };
+      const { properties } = await host.update("id", URN, soon, { __provider: provider, keepers: { q: "1" }, rotationPeriodSeconds: 86400 });
       assert.notEqual(properties.accessToken, state.accessToken);
       assert.equal(properties.refreshToken, state.refreshToken);
       assert.equal(properties.issuedAt, state.issuedAt);
@@ -167,12 +168,10 @@ setTimeout(() => console.log(JSON.stringify(resources.find((r) => r.inputs.__pro
       state = properties;
     });
 
-    it("Read: live renews; revoked out of band reports the resource gone", async () => {
+    it("Read: live keeps the state outside the renewal window; revoked out of band reports the resource gone", async () => {
       const live = await host.read("tok-1", URN, state);
       assert.equal(live.id, "tok-1");
-      assert.equal(live.properties.refreshToken, state.refreshToken);
-      assert.notEqual(live.properties.accessToken, state.accessToken);
-      secrets.push(live.properties.accessToken as string);
+      assert.deepEqual(live.properties, state);
 
       const other = await host.create(URN, { __provider: provider });
       secrets.push(other.properties.accessToken as string, other.properties.refreshToken as string);

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { inspect } from "node:util";
 import * as sdk from "../../sdk";
-import { _repoRoot } from "../support/helpers";
+import { readFileSync } from "node:fs";
+import { _errorText, _raw, _repoRoot, _sharedDir } from "../support/helpers";
 
 describe("the error family", () => {
   it("every class extends DnsAccountError and Error, with a stable code", () => {
@@ -50,6 +51,74 @@ describe("the error family", () => {
     assert.ok(!shown.includes("low-level"), "the cause stays out of inspect output");
     assert.equal((err as { cause?: Error }).cause?.message, "low-level");
     assert.ok(!Object.keys(err).includes("cause"));
+  });
+});
+
+describe("server words in messages: documented codes and field names only", () => {
+  // What a hostile server might echo: a lowercase hex token, an upper-case one, a snake_case password.
+  const echoed = ["3f9a0c7e1b2d4f6a8c0e", "3F9A0C7E1B2D4F6A8C0E", "correct_horse_battery", "deadbeefcafe"];
+
+  it("never shows an undocumented word, in any case, through any parser", () => {
+    for (const word of echoed) {
+      const errors = [
+        () => sdk.parseTokenResponse(_raw(500, { error: word, error_code: word }), { grant: "password" }),
+        () => sdk.parseTokenResponse(_raw(400, { error: word }), { grant: "refresh_token" }),
+        () => sdk.parseRevokeResponse(_raw(500, { error: word, error_code: word })),
+        () => sdk.parseApiResponse(_raw(401, { error: word, error_code: word }), "GET", undefined),
+        () => sdk.parseApiResponse(_raw(400, { error_code: word, fields: [{ field: word, error_code: word }, { field: `settings.${word}`, error_code: "FIELD_REQUIRED" }] }), "GET", undefined),
+        () => sdk.parseAuthorizeRedirect(`http://127.0.0.1/cb#error=${word}`),
+        () => {
+          throw new sdk.AuthorizationError(word);
+        },
+      ];
+      for (const f of errors) {
+        const err = (() => {
+          try {
+            f();
+          } catch (e) {
+            return e;
+          }
+          return assert.fail("expected an error");
+        })();
+        assert.ok(err instanceof sdk.DnsAccountError);
+        assert.ok(!_errorText(err).toLowerCase().includes(word.toLowerCase()), `${err.name} showed an echoed word`);
+      }
+    }
+  });
+
+  it("shows documented codes and field names, in their documented spelling", () => {
+    assert.throws(() => sdk.parseTokenResponse(_raw(500, { error: "Server_Error" }), { grant: "password" }), { message: "The token endpoint answered HTTP 500 (server_error)" });
+    assert.throws(() => sdk.parseApiResponse(_raw(400, { error_code: "BAD_REQUEST", fields: [{ field: "settings.name", error_code: "FIELD_REQUIRED" }, { field: "3f9a0c7e", error_code: "x1" }] }), "POST", undefined), {
+      message: "The API rejected the request: settings.name (FIELD_REQUIRED), (undocumented field) (UNKNOWN)",
+    });
+    assert.equal(new sdk.AuthorizationError("access_denied").message, "Authorization failed: access_denied");
+  });
+
+  it("knows every error code and field name of the reference OpenAPI descriptions", function () {
+    const shared = _sharedDir();
+    if (!shared) {
+      console.log("      skipped: ../shared is absent");
+      this.skip();
+    }
+    for (const file of ["dns-api-openapi-1.11.json", "dns-api-openapi-1.15.json"]) {
+      const doc = JSON.parse(readFileSync(path.join(shared!, "reference", file), "utf8")) as { components: { schemas: Record<string, { enum?: string[] }> } };
+      const names = new Set<string>();
+      const walk = (o: unknown): void => {
+        if (Array.isArray(o)) return o.forEach(walk);
+        if (typeof o !== "object" || o === null) return;
+        for (const [k, v] of Object.entries(o)) {
+          if (k === "properties" && typeof v === "object" && v !== null) Object.keys(v).forEach((n) => names.add(n));
+          if (k === "parameters" && Array.isArray(v)) for (const p of v as { name?: string }[]) if (p.name) names.add(p.name);
+          walk(v);
+        }
+      };
+      walk(doc);
+      const missing = [...names].filter((n) => !sdk.fieldProblems([{ field: n, error_code: "UNKNOWN" }])[0]!.field.startsWith(n));
+      assert.deepEqual(missing, [], file);
+      for (const code of doc.components.schemas.ErrorCodes?.enum ?? []) {
+        assert.equal(sdk.serverDetails({ error_code: code })?.errorCode, code, `${file}: ${code}`);
+      }
+    }
   });
 });
 

@@ -15,7 +15,9 @@ const PASSWORD = "pw-LEAK-c4f1e9b2a7";
 const MFA = "927461";
 const REFRESH = "rt-LEAK-0d9e8f7a6b5c";
 const ACCESS = "at-LEAK-1a2b3c4d5e6f";
-const SECRETS = [PASSWORD, MFA, REFRESH, ACCESS];
+// Lowercase hex, which a shape rule would take for an error code.
+const LOWER = "9c1f0e7d3b5a42e8a6d0c4b2f1e3a5c7";
+const SECRETS = [PASSWORD, MFA, REFRESH, ACCESS, LOWER];
 
 describe("no secret in any SDK error (message, stack, toJSON, util.inspect)", () => {
   const emu = _useEmulator({
@@ -53,6 +55,14 @@ describe("no secret in any SDK error (message, stack, toJSON, util.inspect)", ()
     await collect(revokeToken({ ...base, refreshToken: REFRESH }));
     emu().inject({ kind: "status", status: 500, path: "/oapi/v1/revoke_token", body: JSON.stringify({ error: REFRESH, error_code: ACCESS }) });
     await collect(revokeToken({ ...base, refreshToken: REFRESH }));
+    // A server echoing the lowercase token back in every word it sends.
+    const echo = JSON.stringify({ error: LOWER, error_code: LOWER, error_description: LOWER, fields: [{ field: LOWER, error_code: LOWER }] });
+    emu().inject({ kind: "status", status: 400, count: 2, path: "/oapi/v1/revoke_token", body: echo });
+    await collect(revokeToken({ ...base, refreshToken: LOWER }));
+    emu().inject({ kind: "status", status: 400, path: "/oapi/v1/oauth_token", body: echo });
+    await collect(refreshToken({ ...base, refreshToken: LOWER }));
+    emu().inject({ kind: "status", status: 503, path: "/oapi/v1/oauth_token", body: echo });
+    await collect(refreshToken({ ...base, refreshToken: LOWER }));
     emu().inject({ kind: "reset", path: "/oapi/v1/oauth_token" });
     await collect(issueToken({ ...base, username: "leak@example.com", password: PASSWORD }));
   });

@@ -11,6 +11,7 @@ import {
   MfaRequiredError,
   refreshToken,
   Session,
+  sharedSession,
   type TokenSet,
 } from "../../sdk";
 import { _rejects, _useEmulator, MFA_USER, USER } from "../support/helpers";
@@ -223,6 +224,46 @@ describe("Session", () => {
     await s.revoke();
     assert.ok((await _rejects(refreshToken({ baseUrl: emu().url, refreshToken: refresh }))) instanceof InvalidGrantError);
     assert.ok((await _rejects(s.accessToken())) instanceof InvalidGrantError);
+  });
+
+  it("revoke() while a login is in flight revokes the token that login returns, and no caller gets it", async () => {
+    const live0 = emu().liveRefreshTokens(USER.username);
+    const s = new Session({ ...opts(), credentials: USER });
+    // accessToken() starts the login synchronously; revoke() is called before its answer arrives.
+    const pending = _rejects(s.accessToken());
+    await s.revoke();
+    assert.ok((await pending) instanceof InvalidGrantError);
+    assert.equal(emu().stats.passwordGrants, 1, "the login reached the server");
+    assert.equal(emu().liveRefreshTokens(USER.username), live0, "no live refresh token left behind");
+    assert.equal(s.tokens, undefined);
+    assert.ok((await _rejects(s.accessToken())) instanceof InvalidGrantError);
+  });
+
+  it("revoke() while a refresh is in flight revokes the current and any rotated refresh token", async () => {
+    const rotating = await startEmulator({ tokenLifetimeSeconds: 3600, now: clock.now, rotateRefreshTokens: true });
+    try {
+      const s = new Session({ baseUrl: rotating.url, clock, retry: noWait, credentials: USER });
+      await s.accessToken();
+      clock.advance(3600_000);
+      const pending = _rejects(s.accessToken());
+      await s.revoke();
+      await pending;
+      assert.equal(rotating.stats.refreshGrants, 1);
+      assert.equal(rotating.liveRefreshTokens(), 0);
+    } finally {
+      await rotating.close();
+    }
+  });
+
+  it("a revoked shared session is replaced: a later caller with the same credentials logs in again", async () => {
+    const a = sharedSession({ ...opts(), credentials: USER });
+    await a.accessToken();
+    await a.revoke();
+    assert.equal(a.revoked, true);
+    const b = sharedSession({ ...opts(), credentials: USER });
+    assert.notEqual(b, a);
+    assert.ok(await b.accessToken());
+    await b.revoke();
   });
 
   it("resumes from a token set without a token call, then refreshes with its refresh token", async () => {

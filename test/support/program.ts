@@ -49,12 +49,15 @@ export async function _runInProgram(
   return run(process.execPath, [file], { cwd: dir, env: _cleanEnv(env), maxBuffer: 16 * 1024 * 1024 });
 }
 
-/** A program script prelude: mocks that record every resource's inputs, printed as JSON at exit. */
+/** A program script prelude: mocks that record every resource's inputs; `registered(match)` waits for one. */
 export const MOCKS_PRELUDE = `
 const pulumi = require("@pulumi/pulumi");
 const resources = [];
+const waiters = [];
+// Resolves with the first resource (already registered or still to come) that matches: an event, not a delay.
+const registered = (match) => new Promise((resolve) => { const r = resources.find(match); if (r) resolve(r); else waiters.push({ match, resolve }); });
 pulumi.runtime.setMocks({
-  newResource: (args) => { resources.push({ type: args.type, name: args.name, inputs: args.inputs }); return { id: args.name + "-id", state: { ...args.inputs, accessToken: "mock-access", refreshToken: "mock-refresh" } }; },
+  newResource: (args) => { const r = { type: args.type, name: args.name, inputs: args.inputs }; resources.push(r); for (const w of waiters.splice(0)) { if (w.match(r)) w.resolve(r); else waiters.push(w); } return { id: args.name + "-id", state: { ...args.inputs, accessToken: "mock-access", refreshToken: "mock-refresh" } }; },
   call: () => ({}),
 }, "dns-account-test", "dev", false);
 const settle = (o) => new Promise((resolve) => o.apply(resolve));

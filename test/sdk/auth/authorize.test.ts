@@ -113,7 +113,7 @@ describe("the implicit grant against the emulator", () => {
 
   it("redirects an unsupported response_type with an error fragment", async () => {
     const url = new URL(authorizeUrl({ baseUrl: emu().url, clientId: "dns-account-cli", redirectUri, state: "s" }));
-    url.searchParams.set("response_type", "code");
+    url.searchParams.set("response_type", "id_token");
     const res = await get(url.href);
     assert.throws(() => parseAuthorizeRedirect(String(res.headers.location), { state: "s" }), AuthorizationError);
   });

@@ -19,6 +19,8 @@ import { _rejects, _useEmulator, MFA_USER, USER } from "../../support/helpers";
 describe("grants against the emulator", () => {
   const emu = _useEmulator();
   const base = () => ({ baseUrl: emu().url });
+  // The emulator requires grant_type by default, as API 1.15 does; a 1.11 server infers the grant.
+  const lenient = _useEmulator({ requireGrantType: false });
 
   describe("issueToken (password grant)", () => {
     it("returns an access token, a refresh token, bearer and the response's own lifetime", async () => {
@@ -41,8 +43,8 @@ describe("grants against the emulator", () => {
     });
 
     it("omits grant_type when grantType is false", async () => {
-      await issueToken({ ...base(), ...USER, grantType: false });
-      assert.deepEqual(emu().requests.at(-1)!.form, { ...USER });
+      await issueToken({ baseUrl: lenient().url, ...USER, grantType: false });
+      assert.deepEqual(lenient().requests.at(-1)!.form, { ...USER });
     });
 
     it("throws MfaRequiredError without a code, and succeeds with one (each code once)", async () => {

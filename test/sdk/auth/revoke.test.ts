@@ -15,14 +15,34 @@ describe("revokeToken", () => {
     assert.equal(res.statusCode, 401);
   });
 
-  it("sends the token as the query refresh_token and as form fields token and refresh_token", async () => {
+  it("sends the token in the form body (token and refresh_token), never in the URL", async () => {
     const set = await issueToken({ baseUrl: emu().url, ...USER });
+    emu().resetStats();
     await revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken });
+    assert.equal(emu().stats.revokeCalls, 1);
     const sent = emu().requests.at(-1)!;
     assert.equal(sent.path, "/oapi/v1/revoke_token");
-    assert.equal(sent.query.refresh_token, set.refreshToken);
+    assert.deepEqual(sent.query, {});
     assert.equal(sent.form.token, set.refreshToken);
     assert.equal(sent.form.refresh_token, set.refreshToken);
+  });
+
+  it("uses the query only after a 400 that does not say 'already revoked', and then only once", async () => {
+    const set = await issueToken({ baseUrl: emu().url, ...USER });
+    emu().resetStats();
+    emu().inject({ kind: "status", status: 400, path: "/oapi/v1/revoke_token", body: JSON.stringify({ error: "invalid_request", error_code: "missing_parameters" }) });
+    await revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken });
+    assert.equal(emu().stats.requests, 2);
+    assert.equal(emu().requests.at(-1)!.query.refresh_token, set.refreshToken);
+    assert.ok((await _rejects(refreshToken({ baseUrl: emu().url, refreshToken: set.refreshToken }))) instanceof InvalidGrantError);
+    emu().resetStats();
+    emu().inject({ kind: "status", status: 400, path: "/oapi/v1/revoke_token", body: JSON.stringify({ error: "invalid_grant" }) });
+    await revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken });
+    assert.equal(emu().stats.requests, 1, "'already revoked' is success, without the query");
+    emu().resetStats();
+    emu().inject({ kind: "status", status: 400, count: 5, path: "/oapi/v1/revoke_token", body: "" });
+    assert.equal((await _rejects(revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken }))).code, "http_400");
+    assert.equal(emu().stats.requests, 2, "one fallback, no loop");
   });
 
   it("is idempotent: revoking an already revoked or unknown token succeeds", async () => {
@@ -37,7 +57,11 @@ describe("revokeToken", () => {
       const only = _useEmulator({ revokeReads: reads });
       it("revokes", async () => {
         const set = await issueToken({ baseUrl: only().url, ...USER });
+        only().resetStats();
         await revokeToken({ baseUrl: only().url, refreshToken: set.refreshToken });
+        // Only a server that shows it needs the query (a 400 for the body-only request) gets it.
+        assert.equal(only().stats.revokeCalls, reads === "query" ? 2 : 1);
+        assert.deepEqual(only().requests.at(reads === "query" ? -2 : -1)!.query, {}, "the first request has no token in its URL");
         assert.ok((await _rejects(refreshToken({ baseUrl: only().url, refreshToken: set.refreshToken }))) instanceof InvalidGrantError);
       });
     });

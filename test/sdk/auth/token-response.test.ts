@@ -1,13 +1,23 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify, inspect } from "node:util";
+import { startEmulator } from "../../../emulator";
 import {
   HttpError,
+  isoTime,
+  MAX_EXPIRES_IN_SECONDS,
+  parseAuthorizeRedirect,
+  Session,
   InvalidCredentialsError,
   InvalidGrantError,
   MfaRequiredError,
   parseTokenResponse,
   ProtocolError,
 } from "../../../sdk";
-import { _raw } from "../../support/helpers";
+import { _cleanEnv, _raw, _repoRoot, USER } from "../../support/helpers";
 
 const clock = { now: () => 1_000_000 };
 const good = { access_token: "acc", token_type: "bearer", refresh_token: "ref", expires_in: 3600 };
@@ -139,5 +149,46 @@ describe("parseTokenResponse (from bare bodies)", () => {
   it("does not repeat server words that are not identifier-like", () => {
     const body = { error: "unauthorized", error_code: "code with spaces and a token abc123" };
     assert.throws(() => parseTokenResponse(_raw(500, body), { grant: "password" }), { message: "The token endpoint answered HTTP 500 (unauthorized)" });
+  });
+});
+
+describe("bounded expires_in and total dates", () => {
+  it("refuses an expires_in above ten years with a ProtocolError naming expires_in", () => {
+    assert.equal(parseTokenResponse(_raw(200, { ...good, expires_in: MAX_EXPIRES_IN_SECONDS }), { grant: "password", clock }).expiresIn, MAX_EXPIRES_IN_SECONDS);
+    for (const expires_in of [MAX_EXPIRES_IN_SECONDS + 1, 1e20, "999999999999999", Number.MAX_SAFE_INTEGER]) {
+      assert.throws(() => parseTokenResponse(_raw(200, { ...good, expires_in }), { grant: "password", clock }), {
+        name: "ProtocolError",
+        field: "expires_in",
+        message: '"expires_in" must be a positive integer of seconds, at most ten years',
+      });
+    }
+    assert.throws(() => parseAuthorizeRedirect("http://127.0.0.1/cb#access_token=a&token_type=bearer&expires_in=999999999999999"), { field: "expires_in" });
+  });
+
+  it("util.inspect of a session never throws, whatever its expiry", () => {
+    for (const expiresAt of [Number.POSITIVE_INFINITY, 1e300, -1e300, 0]) {
+      const s = new Session({ credentials: { accessToken: "a", tokenType: "bearer", expiresIn: 1, expiresAt } });
+      assert.match(inspect(s), /^Session \{ valid until (unknown|1970-01-01T00:00:00\.000Z) \}$/);
+      s.close();
+    }
+    assert.equal(isoTime(8.64e15 + 1), "unknown");
+  });
+
+  it("dns-account login against a server sending an absurd expires_in fails with protocol and stores nothing", async () => {
+    const emu = await startEmulator({ tokenLifetimeSeconds: 1e14 });
+    try {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-expiry-"));
+      const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+      const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password });
+      const err = (await promisify(execFile)(process.execPath, [cli, "login"], { env }).then(
+        () => assert.fail("login should fail"),
+        (e: unknown) => e,
+      )) as { code: number; stderr: string };
+      assert.equal(err.code, 1);
+      assert.match(err.stderr, /^dns-account: protocol: "expires_in" must be a positive integer/m);
+      assert.equal(existsSync(path.join(dir, "credentials.json")), false);
+    } finally {
+      await emu.close();
+    }
   });
 });

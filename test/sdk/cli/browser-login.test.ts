@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { type Emulator, startEmulator } from "../../../emulator";
-import { _assertNoSecrets, _cleanEnv, _repoRoot } from "../../support/helpers";
+import { browserLogin } from "../../../sdk/cli/browser-login";
+import { _assertNoSecrets, _cleanEnv, _rejects, _repoRoot } from "../../support/helpers";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 const CHROMIUM = "/usr/bin/chromium";
@@ -80,19 +81,25 @@ describe("dns-account login --browser (headless Chromium)", function () {
     await page.close();
   });
 
-  it("fails closed on a redirect with a forged state (and stores nothing)", async () => {
+  it("ignores a redirect with a forged state and completes with the real one", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-web-"));
     const login = startLogin(dir, emu);
-    const url = new URL(await login.url);
-    const callback = new URL(url.searchParams.get("redirect_uri")!);
+    const url = await login.url;
+    const callback = new URL(new URL(url).searchParams.get("redirect_uri")!);
     const page = await browser.newPage();
     await page.goto(`${callback.href}#access_token=attacker-token-123&token_type=Bearer&expires_in=3600&state=forged`);
-    await page.waitForFunction(`document.getElementById("status")?.textContent?.startsWith("Login failed")`);
+    await page.waitForFunction(`document.getElementById("status")?.textContent?.startsWith("Ignored")`);
+    assert.equal(login.child.exitCode, null, "the login keeps waiting");
+    await page.goto(url);
+    await page.fill("#username", "web@example.com");
+    await page.fill("#password", PASSWORD);
+    await page.click("#submit");
+    await page.waitForFunction(`document.getElementById("status")?.textContent?.startsWith("Logged in")`);
     const result = await login.done;
-    assert.equal(result.code, 1);
-    assert.match(result.stderr, /^dns-account: protocol: The redirect's "state" does not match the one sent$/m);
+    assert.equal(result.code, 0, result.stderr);
     assert.ok(!result.stderr.includes("attacker-token-123"));
-    assert.equal(existsSync(path.join(dir, "credentials.json")), false);
+    const profile = (JSON.parse(readFileSync(path.join(dir, "credentials.json"), "utf8")) as { profiles: Record<string, Record<string, unknown>> }).profiles.web!;
+    assert.ok(profile.accessToken && profile.accessToken !== "attacker-token-123");
     await page.close();
   });
 
@@ -104,5 +111,49 @@ describe("dns-account login --browser (headless Chromium)", function () {
     assert.equal(res.status, 403);
     login.child.kill("SIGTERM");
     await login.done;
+  });
+});
+
+describe("browserLogin: only a redirect carrying the login's own state ends it", () => {
+  const start = () => {
+    let shown!: (url: string) => void;
+    const url = new Promise<string>((r) => (shown = r));
+    const done = browserLogin({ baseUrl: "http://127.0.0.1:9", clientId: "dns-account-cli", open: false, onUrl: (u) => shown(u), timeoutMs: 60_000 });
+    return { url, done };
+  };
+  const settled = (p: Promise<unknown>) =>
+    Promise.race([p.then(() => "settled", () => "settled"), new Promise((r) => setImmediate(() => r("pending")))]);
+
+  it("ignores wrong, missing and malformed posts from local processes, then accepts the right one", async () => {
+    const { url, done } = start();
+    const authorize = new URL(await url);
+    const callback = new URL(authorize.searchParams.get("redirect_uri")!);
+    const state = authorize.searchParams.get("state")!;
+    const post = (body: string) => fetch(new URL("/complete", callback), { method: "POST", headers: { origin: callback.origin }, body });
+    for (const body of [
+      `${callback.href}#access_token=attacker-token-123&token_type=Bearer&expires_in=3600&state=forged`,
+      `${callback.href}#access_token=attacker-token-123&token_type=Bearer&expires_in=3600`,
+      `${callback.href}#error=access_denied&state=forged`,
+      "not a url",
+      "x".repeat(70 * 1024),
+    ]) {
+      const res = await post(body);
+      assert.ok(res.status === 400 || res.status === 413, String(res.status));
+      assert.match(await res.text(), /^Ignored/);
+      assert.equal(await settled(done), "pending", "a wrong post ended the login");
+    }
+    const ok = await post(`${callback.href}#access_token=the-real-one&token_type=Bearer&expires_in=3600&state=${encodeURIComponent(state)}`);
+    assert.equal(ok.status, 200);
+    assert.equal((await done).accessToken, "the-real-one");
+  });
+
+  it("a redirect with the right state and error= still fails the login", async () => {
+    const { url, done } = start();
+    const authorize = new URL(await url);
+    const callback = new URL(authorize.searchParams.get("redirect_uri")!);
+    const state = authorize.searchParams.get("state")!;
+    const failed = _rejects(done);
+    await fetch(new URL("/complete", callback), { method: "POST", headers: { origin: callback.origin }, body: `${callback.href}#error=access_denied&state=${encodeURIComponent(state)}` });
+    assert.equal((await failed).code, "authorization_failed");
   });
 });

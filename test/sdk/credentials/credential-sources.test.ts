@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import sinon from "sinon";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -78,7 +79,77 @@ describe("credential sources", () => {
     assert.match((await fail(`echo '{"expiresAt":"soon"}'`)).message, /neither/);
     assert.equal((await fail(`echo '{"accessToken":"x","expiresAt":"soon"}'`)).field, "expiresAt");
     assert.match((await fail("sleep 5", 200)).message, /did not finish/);
+    // Times past the largest date are refused, naming the field (they would break every later date).
+    assert.equal((await fail(`echo '{"accessToken":"x","expiresAt":1e300}'`)).field, "expiresAt");
+    assert.equal((await fail(`echo '{"accessToken":"x","expires_in":100000000000000}'`)).field, "expires_in");
   });
+
+  it("command: gets only the environment it needs, never DNS_ACCOUNT_PASSWORD or PULUMI_ variables", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-env-"));
+    const seen = path.join(dir, "env.txt");
+    const secrets = { DNS_ACCOUNT_PASSWORD: "pw-lowercase-secret-9f8e", DNS_ACCOUNT_MFA_TOKEN: "123987", PULUMI_CONFIG: '{"dns-account:password":"cfg-secret-77aa"}', PULUMI_ACCESS_TOKEN: "pul-0a1b2c3d" };
+    const env = {
+      ...secrets,
+      PATH: process.env.PATH,
+      HOME: "/home/someone",
+      LC_ALL: "C.UTF-8",
+      DNS_ACCOUNT_PROFILE: "ci",
+      VAULT_ADDR: "https://vault.example",
+      UNRELATED_SECRET: "other-secret-5544",
+      DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV: "VAULT_ADDR, DNS_ACCOUNT_PASSWORD, PULUMI_CONFIG",
+      DNS_ACCOUNT_CREDENTIAL_COMMAND: `env > ${JSON.stringify(seen)}; echo '{"accessToken":"cmd"}'`,
+    };
+    // Through the default chain: a password without a username is not an environment credential.
+    const credential = await resolveCredential(defaultCredentialChain({ env, store, profile: "none" }));
+    assert.equal(credential.source, "command");
+    assert.equal((await credential.token()).accessToken, "cmd");
+    const passed = Object.fromEntries(readFileSync(seen, "utf8").trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    for (const [name, value] of Object.entries(secrets)) {
+      assert.equal(passed[name], undefined, name);
+      assert.ok(!readFileSync(seen, "utf8").includes(value), `${name}'s value reached the command`);
+    }
+    assert.equal(passed.UNRELATED_SECRET, undefined);
+    assert.equal(passed.DNS_ACCOUNT_CREDENTIAL_COMMAND, undefined);
+    assert.equal(passed.PATH, process.env.PATH);
+    assert.equal(passed.HOME, "/home/someone");
+    assert.equal(passed.LC_ALL, "C.UTF-8");
+    assert.equal(passed.DNS_ACCOUNT_PROFILE, "ci");
+    assert.equal(passed.VAULT_ADDR, "https://vault.example", "named in DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV");
+  });
+
+  for (const [what, script] of [
+    ["a shell waiting for a long child", "wait"],
+    ["a background job holding stdout after the shell exits", "exit 0"],
+  ] as const) {
+    it(`command: the timeout kills the whole process group (${what})`, async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-group-"));
+      const pidFile = path.join(dir, "pid");
+      const realSetTimeout = setTimeout;
+      const fake = sinon.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        const c = (await commandSource({ command: `sleep 300 & echo $! > ${JSON.stringify(pidFile)}.tmp; mv ${JSON.stringify(pidFile)}.tmp ${JSON.stringify(pidFile)}; ${script}`, env: { PATH: process.env.PATH }, timeoutMs: 2_000 }).load())!;
+        const pending = _rejects(c.token());
+        // Wait for the event (the grandchild exists), then let the deadline pass on the fake clock.
+        while (!existsSync(pidFile)) await new Promise((r) => realSetTimeout(r, 10));
+        const pid = Number(readFileSync(pidFile, "utf8"));
+        await fake.tickAsync(2_000);
+        const err = await pending;
+        assert.ok(err instanceof CredentialProcessError);
+        assert.match(err.message, /did not finish within 2000 ms/);
+        // SIGKILL is delivered at once; the process is gone or a zombie waiting for init to reap it.
+        const alive = (): boolean => {
+          try {
+            return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+          } catch {
+            return false;
+          }
+        };
+        while (alive()) await new Promise((r) => realSetTimeout(r, 10));
+      } finally {
+        fake.restore();
+      }
+    });
+  }
 
   it("the chain: first match wins (options, environment, profile, command); nothing is a NoCredentialsError", async () => {
     await store.put("default", { baseUrl: emu().url, accessToken: "stored", expiresAt: Date.now() + 3600_000, expiresIn: 3600 });

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { defaultStoreDir, issueToken, StoreError, TokenStore } from "../../../sdk";
+import { defaultStoreDir, issueToken, revokeToken, StoreError, TokenStore } from "../../../sdk";
 import { _cleanEnv, _rejects, _repoRoot, _useEmulator, USER } from "../../support/helpers";
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "dns-account-store-"));
@@ -71,34 +71,42 @@ describe("TokenStore", () => {
     const dir = tmp();
     const store = new TokenStore({ dir });
     await store.put("p", { baseUrl: "https://old.example" });
+    // The writer says "writing i" before each put and "wrote i" after it: the test counts these events
+    // instead of giving the writer a window of time, so a slow machine only makes it slower.
     const writer = `const { TokenStore } = require(${JSON.stringify(path.join(_repoRoot(), "dist", "sdk"))});
       const s = new TokenStore({ dir: ${JSON.stringify(dir)} });
-      (async () => { process.stdout.write("go\\n"); for (let i = 0; ; i++) await s.put("p", { baseUrl: "https://new.example/" + i, username: "x".repeat(16 * 1024 * 1024) }); })();`;
-    let wrote = 0;
-    // Kill at spread-out moments so that some land while a 16 MiB file is being written.
-    for (let round = 0; round < 12; round++) {
+      (async () => { for (let i = 0; ; i++) { process.stdout.write("writing " + i + "\\n"); await s.put("p", { baseUrl: "https://new.example/" + i, username: "x".repeat(4 * 1024 * 1024) }); process.stdout.write("wrote " + i + "\\n"); } })();`;
+    let reads = 0;
+    for (let round = 0; round < 6; round++) {
       const child = spawn(process.execPath, ["-e", writer], { stdio: ["ignore", "pipe", "inherit"] });
-      await new Promise((r) => child.stdout.once("data", r));
-      try {
-        // Meanwhile, read the file as another process would: every snapshot must be a whole store.
-        const until = Date.now() + 20 + ((round * 37) % 300);
-        while (Date.now() < until) {
-          const text = readFileSync(store.file, "utf8");
-          assert.doesNotThrow(() => JSON.parse(text), "a reader saw a partly written store");
-          await new Promise((r) => setImmediate(r));
+      let out = "";
+      let wrote = false;
+      // Kill as soon as the writer starts a put after a completed one: mid-write (or mid-lock).
+      const exited = new Promise((r) => child.once("exit", r));
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (!wrote && /^wrote \d+\nwriting \d+$/m.test(out)) {
+          wrote = true;
+          child.kill("SIGKILL");
         }
-      } finally {
-        child.kill("SIGKILL");
-        await new Promise((r) => child.once("exit", r));
+      });
+      // Meanwhile, read the file as another process would, until the writer is gone: every snapshot is whole.
+      let gone = false;
+      void exited.then(() => (gone = true));
+      while (!gone) {
+        const text = readFileSync(store.file, "utf8");
+        assert.doesNotThrow(() => JSON.parse(text), "a reader saw a partly written store");
+        reads++;
+        await new Promise((r) => setImmediate(r));
       }
+      assert.ok(wrote, "the writer completed a put and was killed in the next one");
       // The killed writer's lock would go stale after 10 s; drop it now so the next round writes at once.
       rmSync(`${store.file}.lock`, { recursive: true, force: true });
       const data = JSON.parse(readFileSync(store.file, "utf8")) as { profiles: { p: { baseUrl: string } } };
-      assert.match(data.profiles.p.baseUrl, /^https:\/\/(old|new)\.example/);
-      if (data.profiles.p.baseUrl.includes("new")) wrote++;
+      assert.match(data.profiles.p.baseUrl, /^https:\/\/new\.example\/\d+$/);
       assert.deepEqual(await store.profiles(), ["p"]);
     }
-    assert.ok(wrote > 0, "the writers got to write");
+    assert.ok(reads > 0);
   });
 
   it("accessToken(): a fresh token without a call; an expired one refreshed once and persisted", async () => {
@@ -133,5 +141,118 @@ describe("TokenStore", () => {
     assert.equal(tokens.size, 1);
     assert.equal(emu().stats.refreshGrants, 1);
     assert.equal(emu().stats.tokenCalls, 1);
+  });
+
+  describe("under a hostile local user", () => {
+    it("refuses a folder others can write, with a fix hint, and writes nothing there", async () => {
+      for (const mode of [0o777, 0o770, 0o722]) {
+        const dir = tmp();
+        chmodSync(dir, mode);
+        const store = new TokenStore({ dir });
+        const err = await _rejects(store.put("p", { baseUrl: "https://x.example" }));
+        assert.ok(err instanceof StoreError);
+        assert.equal(err.code, "store_permissions");
+        assert.match(err.message, new RegExp(`can be written by other users .*run: chmod 700 ${dir}`));
+        assert.deepEqual(readdirSync(dir), [], "no lock, temp or store file written");
+        assert.equal((await _rejects(store.read())).code, "store_permissions");
+      }
+    });
+
+    it("refuses a folder below one anyone can write without the sticky bit (but not below /tmp)", async () => {
+      const open = path.join(tmp(), "open");
+      mkdirSync(open);
+      chmodSync(open, 0o777);
+      const err = await _rejects(new TokenStore({ dir: path.join(open, "store") }).put("p", { baseUrl: "https://x.example" }));
+      assert.equal(err.code, "store_permissions");
+      assert.match(err.message, /no sticky bit/);
+      chmodSync(open, 0o1777);
+      await new TokenStore({ dir: path.join(open, "store") }).put("p", { baseUrl: "https://x.example" });
+    });
+
+    it("refuses a folder owned by another user", async function () {
+      if (process.getuid?.() !== 0) {
+        console.log("      skipped: needs root to give the folder to another user");
+        this.skip();
+      }
+      const dir = tmp();
+      chownSync(dir, 65534, 65534);
+      const err = await _rejects(new TokenStore({ dir }).put("p", { baseUrl: "https://x.example" }));
+      assert.equal(err.code, "store_foreign_owner");
+      assert.match(err.message, /belongs to another user.*DNS_ACCOUNT_CONFIG_DIR/);
+    });
+
+    it("never follows a symbolic link at the store's name, reading or writing", async () => {
+      const dir = tmp();
+      const victim = path.join(tmp(), "victim.txt");
+      writeFileSync(victim, "precious", { mode: 0o600 });
+      const store = new TokenStore({ dir });
+      symlinkSync(victim, store.file);
+      const err = await _rejects(store.put("p", { baseUrl: "https://x.example", refreshToken: "rt-secret-0a0b" }));
+      assert.equal(err.code, "store_permissions");
+      assert.match(err.message, /symbolic link/);
+      assert.equal(readFileSync(victim, "utf8"), "precious");
+      assert.equal((await _rejects(store.read())).code, "store_permissions");
+    });
+
+    it("stores and finds profiles named __proto__, constructor and toString like any other", async () => {
+      const store = new TokenStore({ dir: tmp() });
+      assert.equal(await store.profile("constructor"), undefined);
+      assert.equal(await store.profile("toString"), undefined);
+      for (const name of ["__proto__", "constructor", "toString"]) await store.put(name, { baseUrl: `https://${name.replace(/_/g, "")}.example` });
+      assert.deepEqual(await store.profiles(), ["__proto__", "constructor", "toString"]);
+      assert.equal((await store.profile("__proto__"))?.baseUrl, "https://proto.example");
+      assert.equal((await store.profile("constructor"))?.baseUrl, "https://constructor.example");
+      assert.equal((await store.profile("hasOwnProperty")), undefined);
+      assert.ok(Object.keys(JSON.parse(readFileSync(store.file, "utf8")).profiles).includes("__proto__"));
+      await store.put("__proto__", undefined);
+      assert.deepEqual(await store.profiles(), ["constructor", "toString"]);
+    });
+
+    it("dns-account login --profile __proto__ stores it and token finds it", async () => {
+      const dir = tmp();
+      const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+      const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu().url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password });
+      await promisify(execFile)(process.execPath, [cli, "login", "--profile", "__proto__"], { env });
+      const { stdout } = await promisify(execFile)(process.execPath, [cli, "token", "--profile", "__proto__"], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir }) });
+      assert.equal(stdout.trim(), (await new TokenStore({ dir }).profile("__proto__"))?.accessToken);
+    });
+
+    it("keeps fields it does not know (written by a newer version), through a refresh and other writes", async () => {
+      let now = Date.now();
+      const clock = { now: () => now };
+      const dir = tmp();
+      const issued = await issueToken({ baseUrl: emu().url, ...USER, clock });
+      writeFileSync(
+        path.join(dir, "credentials.json"),
+        JSON.stringify({ version: 1, futureTop: { a: 1 }, profiles: { p: { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: "old", expiresAt: now - 1, expiresIn: 60, futureField: ["x"] } } }),
+        { mode: 0o600 },
+      );
+      const store = new TokenStore({ dir, clock });
+      now += 1000;
+      assert.notEqual((await store.accessToken("p")).accessToken, "old");
+      await store.put("q", { baseUrl: "https://q.example" });
+      const data = JSON.parse(readFileSync(store.file, "utf8")) as { futureTop: unknown; profiles: Record<string, { futureField?: unknown }> };
+      assert.deepEqual(data.futureTop, { a: 1 });
+      assert.deepEqual(data.profiles.p!.futureField, ["x"]);
+    });
+
+    it("a stored expiresAt past the largest date reads as unknown: the token is refreshed and the profile revocable", async () => {
+      const dir = tmp();
+      const issued = await issueToken({ baseUrl: emu().url, ...USER });
+      writeFileSync(
+        path.join(dir, "credentials.json"),
+        JSON.stringify({ version: 1, profiles: { default: { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: 1e300, expiresIn: 9e15 } } }),
+        { mode: 0o600 },
+      );
+      const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+      const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir });
+      const listed = JSON.parse((await promisify(execFile)(process.execPath, [cli, "profiles", "--json"], { env })).stdout) as { expiresAt: unknown }[];
+      assert.equal(listed[0]!.expiresAt, null);
+      const token = (await promisify(execFile)(process.execPath, [cli, "exec-credential"], { env })).stdout;
+      assert.match(token, /"expirationTimestamp":"\d{4}-/);
+      await promisify(execFile)(process.execPath, [cli, "revoke"], { env });
+      assert.equal(existsSync(path.join(dir, "credentials.json")) && (await new TokenStore({ dir }).profile("default")) !== undefined, false);
+      await revokeToken({ baseUrl: emu().url, refreshToken: issued.refreshToken });
+    });
   });
 });

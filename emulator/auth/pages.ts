@@ -1,4 +1,4 @@
-import { escapeHtml } from "./http-util";
+import { escapeHtml } from "../http/util";
 
 /** The emulator's login page, shown when the browser opens the authorize URL without a session. */
 export function loginPage(returnTo: string, error?: string): string {

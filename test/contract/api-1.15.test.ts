@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import Ajv, { type ValidateFunction } from "ajv";
+import { request } from "undici";
+import { openApiDocument } from "../../emulator";
+import { stripProse } from "../../emulator/openapi/generate";
+import { _sharedDir, _useEmulator, USER } from "../support/helpers";
+
+type Op = { operationId: string; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
+type Doc = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown> } };
+
+/**
+ * The emulator against API 1.15 (`../shared/reference/dns-api-openapi-1.15.json`, read in place): its
+ * document claims only operations the reference has, with the same facts, and what it serves conforms
+ * to the reference's schemas.
+ */
+describe("contract with API 1.15 (../shared/reference)", () => {
+  let ref: Doc;
+  let ajv: Ajv;
+  const emu = _useEmulator({ limits: { devices: 3, dedicated_ipv4: 1 } });
+  let auth = "";
+
+  before(async function () {
+    const shared = _sharedDir();
+    if (!shared) {
+      console.log("    skipped: ../shared is absent, so the reference description cannot be read");
+      this.skip();
+    }
+    ref = JSON.parse(readFileSync(path.join(shared!, "reference", "dns-api-openapi-1.15.json"), "utf8")) as Doc;
+    ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+    ajv.addSchema(ref, "ref");
+    const res = await request(`${emu().url}/oapi/v1/oauth_token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "password", ...USER }).toString(),
+    });
+    auth = `Bearer ${((await res.body.json()) as { access_token: string }).access_token}`;
+  });
+
+  const conforms = (name: string, value: unknown): void => {
+    const v: ValidateFunction | undefined = ajv.getSchema(`ref#/components/schemas/${name}`);
+    assert.ok(v, `reference schema ${name}`);
+    assert.ok(v(value), `${name}: ${ajv.errorsText(v.errors)}`);
+  };
+  const arrayOf = (name: string, value: unknown): void => {
+    assert.ok(Array.isArray(value), `${name}[]`);
+    for (const item of value) conforms(name, item);
+  };
+  const call = async (method: string, p: string, body?: unknown, authorization = auth) => {
+    const res = await request(`${emu().url}${p}`, {
+      method: method as "GET",
+      headers: { authorization, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    const type = String(res.headers["content-type"] ?? "");
+    return { status: res.statusCode, type, bytes, json: (type.startsWith("application/json") && bytes.length ? JSON.parse(bytes.toString()) : undefined) as never };
+  };
+
+  it("claims exactly the 41 operations of 1.15, each with the reference's method, id, parameters, body and responses", async () => {
+    const served = (await call("GET", "/swagger/openapi.json", undefined, "")).json as Doc;
+    assert.deepEqual((await call("GET", "/static/swagger/openapi.json", undefined, "")).json, served, "the same document at the seed's path");
+    const facts = stripProse(ref) as Doc;
+    let checked = 0;
+    for (const [p, methods] of Object.entries(served.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const theirs = facts.paths[p]?.[method];
+        assert.ok(theirs, `${method.toUpperCase()} ${p} exists in 1.15`);
+        assert.equal(op.operationId, theirs.operationId);
+        assert.deepEqual(op.parameters, theirs.parameters, `${op.operationId} parameters`);
+        assert.deepEqual(op.requestBody, theirs.requestBody, `${op.operationId} body`);
+        assert.deepEqual(op.responses, theirs.responses, `${op.operationId} responses`);
+        checked++;
+      }
+    }
+    assert.equal(checked, 41);
+    assert.deepEqual(served.components.schemas, facts.components.schemas, "same schemas");
+    assert.deepEqual(openApiDocument("http://x").paths, served.paths);
+  });
+
+  it("the document carries no prose of the reference", async () => {
+    const text = (await call("GET", "/swagger/openapi.json", undefined, "")).bytes.toString();
+    const prose = new Set<string>();
+    const walk = (v: unknown, underProperties = false): void => {
+      if (Array.isArray(v)) return v.forEach((x) => walk(x));
+      if (typeof v !== "object" || v === null) return;
+      for (const [k, x] of Object.entries(v)) {
+        if (!underProperties && (k === "description" || k === "summary") && typeof x === "string" && x.length > 20) prose.add(x);
+        walk(x, !underProperties && k === "properties");
+      }
+    };
+    walk(ref);
+    assert.ok(prose.size > 50);
+    const copied = [...prose].filter((s) => text.includes(JSON.stringify(s).slice(1, -1)));
+    assert.equal(copied.length, 0, `${copied.length} descriptions copied`);
+  });
+
+  it("devices, DNS servers, settings and v2 lists conform", async () => {
+    const [def] = (await call("GET", "/oapi/v1/dns_servers")).json as { id: string }[];
+    arrayOf("DNSServer", (await call("GET", "/oapi/v1/dns_servers")).json);
+    const server = await call("POST", "/oapi/v1/dns_servers", { name: "Office", settings: { block_ttl_seconds: 60, user_rules_settings: { rules: ["||ads.test^"] } } });
+    conforms("DNSServer", server.json);
+    const device = await call("POST", "/oapi/v1/devices", { name: "Laptop", device_type: "MAC", dns_server_id: def!.id });
+    conforms("Device", device.json);
+    const id = (device.json as { id: string }).id;
+    conforms("DeviceSettings", (await call("GET", `/oapi/v1/devices/${id}/settings`)).json);
+    conforms("DNSServerSettings", (await call("GET", `/oapi/v1/dns_servers/${def!.id}/settings`)).json);
+    conforms("DevicesResponse", (await call("GET", "/oapi/v2/devices?limit=1")).json);
+    conforms("DnsServersResponse", (await call("GET", "/oapi/v2/dns_servers?limit=1")).json);
+    conforms("AccountLimits", (await call("GET", "/oapi/v1/account/limits")).json);
+    const invalid = await call("PUT", `/oapi/v1/dns_servers/${def!.id}/settings`, { block_ttl_seconds: 99_999 });
+    assert.equal(invalid.status, 400);
+    conforms("ErrorResponse", invalid.json);
+  });
+
+  it("dedicated addresses, reference data, quotas (429) conform", async () => {
+    const ip = await call("POST", "/oapi/v1/dedicated_addresses/ipv4");
+    conforms("DedicatedIPv4Address", ip.json);
+    const over = await call("POST", "/oapi/v1/dedicated_addresses/ipv4");
+    assert.equal(over.status, 429);
+    conforms("ErrorResponse", over.json);
+    arrayOf("DedicatedIPv4Address", (await call("GET", "/oapi/v1/dedicated_addresses/ipv4")).json);
+    const [device] = (await call("GET", "/oapi/v1/devices")).json as { id: string }[];
+    conforms("LinkDedicatedIPv4", { ip: (ip.json as { ip: string }).ip });
+    assert.equal((await call("POST", `/oapi/v1/devices/${device!.id}/dedicated_addresses/ipv4`, { ip: (ip.json as { ip: string }).ip })).status, 200);
+    conforms("DedicatedIps", (await call("GET", `/oapi/v1/devices/${device!.id}/dedicated_addresses`)).json);
+    arrayOf("FilterList", (await call("GET", "/oapi/v1/filter_lists")).json);
+    arrayOf("WebService", (await call("GET", "/oapi/v1/web_services")).json);
+    arrayOf("ParentalControlFilteringCategory", (await call("GET", "/oapi/v1/parental_control_categories")).json);
+  });
+
+  it("the query log and every statistic conform", async () => {
+    const to = Date.now();
+    const window = `time_from_millis=${to - 86_400_000}&time_to_millis=${to}`;
+    const log = await call("GET", `/oapi/v1/query_log?${window}&limit=5`);
+    conforms("QueryLogResponse", log.json);
+    assert.ok((log.json as { items: unknown[] }).items.length > 0, "traffic for the account's device");
+    for (const [p, schema] of [
+      ["time", "TimeQueriesStatsList"],
+      ["domains", "DomainQueriesStatsList"],
+      ["companies", "CompanyQueriesStatsList"],
+      ["companies/detailed", "CompanyDetailedQueriesStatsList"],
+      ["countries", "CountryQueriesStatsList"],
+      ["devices", "DeviceQueriesStatsList"],
+      ["categories", "CategoryQueriesStatsList"],
+      ["blocked_parental_categories", "BlockedParentalCategoryQueriesStatsList"],
+    ] as const) {
+      const res = await call("GET", `/oapi/v1/stats/${p}?${window}`);
+      assert.equal(res.status, 200, p);
+      conforms(schema, res.json);
+    }
+    const bad = await call("GET", "/oapi/v1/stats/time?time_from_millis=x");
+    assert.equal(bad.status, 400);
+    conforms("ErrorResponse", bad.json);
+  });
+
+  it("the code flow's token request fields (as the emulator reads them) are in the reference's AccessTokenCredentials", () => {
+    const fields = Object.keys((ref.components.schemas.AccessTokenCredentials as { properties: object }).properties);
+    for (const f of ["grant_type", "code", "client_id", "code_verifier", "redirect_uri"]) assert.ok(fields.includes(f), f);
+  });
+});
