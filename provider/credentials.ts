@@ -14,6 +14,8 @@ export interface CredentialFields {
   profile?: string | undefined;
   /** A credential command (stack config only). */
   credentialCommand?: string | undefined;
+  /** An API key (for API clients and account resources; a Token ignores it). */
+  apiKey?: string | undefined;
 }
 
 /** Stack config keys, namespace `dns-account`. */
@@ -25,6 +27,7 @@ export const CONFIG_KEYS = {
   refreshToken: "dns-account:refreshToken",
   profile: "dns-account:profile",
   credentialCommand: "dns-account:credentialCommand",
+  apiKey: "dns-account:apiKey",
 } as const;
 
 /** Environment variables. */
@@ -34,9 +37,10 @@ export const ENV_KEYS = {
   password: "DNS_ACCOUNT_PASSWORD",
   mfaToken: "DNS_ACCOUNT_MFA_TOKEN",
   refreshToken: "DNS_ACCOUNT_REFRESH_TOKEN",
+  apiKey: "DNS_ACCOUNT_API_KEY",
 } as const;
 
-const FIELDS = ["baseUrl", "username", "password", "mfaToken", "refreshToken"] as const;
+const FIELDS = ["baseUrl", "username", "password", "mfaToken", "refreshToken", "apiKey"] as const;
 const CONFIG_FIELDS = [...FIELDS, "profile", "credentialCommand"] as const;
 
 /** Where a credential came from. */
@@ -47,11 +51,12 @@ export type ResolvedCredentials =
   | { mode: "password"; baseUrl: string; username: string; password: string; mfaToken?: string; source: CredentialSource }
   | { mode: "refreshToken"; baseUrl: string; refreshToken: string; username?: string; source: CredentialSource }
   | { mode: "profile"; baseUrl?: string; profile: string; source: CredentialSource }
-  | { mode: "command"; baseUrl?: string; command: string; source: CredentialSource };
+  | { mode: "command"; baseUrl?: string; command: string; source: CredentialSource }
+  | { mode: "apiKey"; baseUrl: string; apiKey: string; source: CredentialSource };
 
 /** Credentials ready to use: a profile or command already turned into a refresh or access token. */
 export type UsableCredentials =
-  | Extract<ResolvedCredentials, { mode: "password" | "refreshToken" }>
+  | Extract<ResolvedCredentials, { mode: "password" | "refreshToken" | "apiKey" }>
   | { mode: "accessToken"; baseUrl: string; accessToken: string; expiresAt: number; source: CredentialSource };
 
 /** Why credentials could not be resolved: the property to blame and a reason without values. */
@@ -85,13 +90,19 @@ const present = (v: string | undefined): v is string => typeof v === "string" &&
 /**
  * Resolves credentials from sources in precedence order (args, stack config, environment). The first
  * source that holds a password or a refresh token decides the mode; a source holding both is an error.
- * `baseUrl`, `username` and `mfaToken` are taken field by field, first source first.
+ * `baseUrl`, `username` and `mfaToken` are taken field by field, first source first. With
+ * `{ apiKey: true }` (API clients, not a Token) a source's API key comes before its other credentials.
  */
-export function resolveCredentials(sources: readonly [CredentialSource, CredentialFields][]): ResolvedCredentials | CredentialProblem {
+export function resolveCredentials(
+  sources: readonly [CredentialSource, CredentialFields][],
+  options: { apiKey?: boolean } = {},
+): ResolvedCredentials | CredentialProblem {
   const first = (f: (typeof FIELDS)[number]): string | undefined => sources.map(([, s]) => s[f]).find(present);
   const explicitBaseUrl = first("baseUrl");
   const baseUrl = explicitBaseUrl ?? DEFAULT_BASE_URL;
   for (const [source, s] of sources) {
+    // An API key needs no login: where keys are accepted (API clients), a source's key comes first.
+    if (options.apiKey && present(s.apiKey)) return { mode: "apiKey", baseUrl, apiKey: s.apiKey, source };
     const hasPassword = present(s.password);
     const hasRefresh = present(s.refreshToken);
     if (hasPassword && hasRefresh) {
@@ -134,12 +145,13 @@ export function isProblem(r: ResolvedCredentials | UsableCredentials | Credentia
  * profile's or the command's.
  */
 export async function usableCredentials(r: ResolvedCredentials, env: NodeJS.ProcessEnv = process.env): Promise<UsableCredentials> {
-  if (r.mode === "password" || r.mode === "refreshToken") return r;
+  if (r.mode === "password" || r.mode === "refreshToken" || r.mode === "apiKey") return r;
   if (r.mode === "profile") {
     const store = new TokenStore({ ...(env.DNS_ACCOUNT_CONFIG_DIR ? { dir: env.DNS_ACCOUNT_CONFIG_DIR } : {}) });
     const p = await store.profile(r.profile);
     if (!p) throw new ConfigError(`No profile "${r.profile}" in ${store.file}: run dns-account login --profile ${r.profile}`, { field: "profile" });
     const baseUrl = r.baseUrl ?? p.baseUrl;
+    if (p.apiKey) return { mode: "apiKey", baseUrl, apiKey: p.apiKey, source: r.source };
     if (p.refreshToken) return { mode: "refreshToken", baseUrl, refreshToken: p.refreshToken, ...(p.username ? { username: p.username } : {}), source: r.source };
     if (p.accessToken && p.expiresAt !== undefined) return { mode: "accessToken", baseUrl, accessToken: p.accessToken, expiresAt: p.expiresAt, source: r.source };
     throw new ConfigError(`Profile "${r.profile}" holds no token: run dns-account login --profile ${r.profile}`, { field: "profile" });

@@ -32,11 +32,17 @@ export interface CredentialArgs {
   profile?: pulumi.Input<string> | undefined;
   /** A command printing credentials as JSON (e.g. `dns-account token --json`), run by the shell. */
   credentialCommand?: pulumi.Input<string> | undefined;
+  /**
+   * An API key (pass a secret): `getClient` sends it as `Authorization: ApiKey …`, with no login. Also read
+   * from stack config `dns-account:apiKey` (set it with `--secret`) and `DNS_ACCOUNT_API_KEY`.
+   * `getAccessToken` ignores it: an API key has no access token.
+   */
+  apiKey?: pulumi.Input<string> | undefined;
 }
 
 type Plain = { [K in keyof CredentialArgs]?: string | undefined };
 
-const FIELDS = ["baseUrl", "username", "password", "mfaToken", "refreshToken", "profile", "credentialCommand"] as const;
+const FIELDS = ["baseUrl", "username", "password", "mfaToken", "refreshToken", "profile", "credentialCommand", "apiKey"] as const;
 
 /** Stack config of the running program (empty inside a provider host, which has none). */
 function programConfig(): CredentialFields {
@@ -72,14 +78,21 @@ async function plainArgs(args: CredentialArgs): Promise<Plain> {
   return out;
 }
 
-async function sessionArgs(args: Plain): Promise<{ baseUrl: string; credentials: SessionCredentials }> {
-  const r = resolveCredentials([
-    ["args", args],
-    ["config", programConfig()],
-    ["environment", fromEnvironment()],
-  ]);
+async function sessionArgs(args: Plain, options: { apiKey?: boolean } = {}): Promise<{ baseUrl: string; credentials: SessionCredentials } | { baseUrl: string; apiKey: string }> {
+  const r = resolveCredentials(
+    [
+      ["args", args],
+      ["config", programConfig()],
+      ["environment", fromEnvironment()],
+    ],
+    options,
+  );
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const u = await usableCredentials(r);
+  if (u.mode === "apiKey") {
+    if (!options.apiKey) throw new ConfigError("An API key has no access token: use getClient, or give a password or refresh token", { field: "apiKey" });
+    return { baseUrl: u.baseUrl, apiKey: u.apiKey };
+  }
   const credentials: SessionCredentials =
     u.mode === "password"
       ? { username: u.username, password: u.password, ...(u.mfaToken ? { mfaToken: u.mfaToken } : {}) }
@@ -137,7 +150,12 @@ function revokeAtExit(session: Session): void {
 }
 
 async function session(args: CredentialArgs): Promise<{ baseUrl: string; credentials: SessionCredentials; session: Session }> {
-  const { baseUrl, credentials } = await sessionArgs(await plainArgs(args));
+  const resolved = await sessionArgs(await plainArgs(args));
+  if ("apiKey" in resolved) throw new ConfigError("An API key has no access token", { field: "apiKey" });
+  return sharedFor(resolved);
+}
+
+function sharedFor({ baseUrl, credentials }: { baseUrl: string; credentials: SessionCredentials }): { baseUrl: string; credentials: SessionCredentials; session: Session } {
   const s = sharedSession({ baseUrl, credentials });
   if ("password" in credentials) revokeAtExit(s);
   return { baseUrl, credentials, session: s };
@@ -155,7 +173,9 @@ async function session(args: CredentialArgs): Promise<{ baseUrl: string; credent
  * ```
  */
 export async function getClient(args: CredentialArgs = {}): Promise<Client> {
-  const { baseUrl, credentials } = await session(args);
+  const resolved = await sessionArgs(await plainArgs(args), { apiKey: true });
+  if ("apiKey" in resolved) return sharedClient({ baseUrl: resolved.baseUrl, apiKey: resolved.apiKey });
+  const { baseUrl, credentials } = sharedFor(resolved);
   return sharedClient({ baseUrl, credentials });
 }
 

@@ -24,6 +24,8 @@ export type ErrorCode =
   | "store_permissions"
   | "store_foreign_owner"
   | "store_locked"
+  | "limit_reached"
+  | "invalid_api_key"
   | `http_${number}`;
 
 /** What the server said about an error, when it said anything in the documented shape. */
@@ -179,6 +181,44 @@ export class ConfigError extends DnsAccountError {
 export class HttpError extends DnsAccountError {
   constructor(status: number, message = `The server answered HTTP ${status}`, init: ErrorInit = {}) {
     super(`http_${status}`, message, { ...init, status });
+  }
+}
+
+/**
+ * A create was refused with 429 because an account quota is used up (`code` `limit_reached`, `status`
+ * 429). `limit` is the quota's key in `account.limits()` (`devices`, `dns_servers`, `dedicated_ipv4`…),
+ * so the user knows which limit to raise.
+ *
+ * @example
+ * ```ts
+ * try { await client.devices.create(body); } catch (e) { if (e instanceof QuotaError) console.log(`raise ${e.limit}`); }
+ * ```
+ */
+export class QuotaError extends DnsAccountError {
+  /** Key of the exhausted quota in `account.limits()`, e.g. `devices`. */
+  readonly limit: string;
+  constructor(limit: string, init: ErrorInit = {}) {
+    super("limit_reached", `The account's "${limit}" quota is used up (see account.limits()): remove some or raise the limit`, { ...init, status: 429 });
+    this.limit = limit;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), limit: this.limit };
+  }
+}
+
+/**
+ * The API refused the API key (401): deleted in the dashboard, or never valid. Terminal: an API key
+ * cannot be refreshed, so the client makes no further call with it.
+ *
+ * @example
+ * ```ts
+ * try { await client.account.limits(); } catch (e) { if (e instanceof InvalidApiKeyError) console.error("issue a new API key"); }
+ * ```
+ */
+export class InvalidApiKeyError extends DnsAccountError {
+  constructor(init: ErrorInit = {}) {
+    super("invalid_api_key", "The API refused the API key (deleted or unknown): issue a new one in the dashboard", init);
   }
 }
 

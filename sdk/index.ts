@@ -31,6 +31,8 @@ export {
 } from "./auth/token-response";
 export {
   DEFAULT_TOKEN_TIMEOUT_MS,
+  exchangeCode,
+  type ExchangeCodeOptions,
   issueToken,
   type IssuedTokenSet,
   type IssueTokenOptions,
@@ -42,12 +44,16 @@ export {
 } from "./auth/grants";
 export { parseRevokeResponse, revokeRequest, revokeToken, type RevokeTokenOptions } from "./auth/revoke";
 export {
+  type AuthorizationCode,
   authorizeUrl,
   type AuthorizeResult,
   type AuthorizeUrlOptions,
+  CodeAuthorization,
   parseAuthorizeRedirect,
   type ParseAuthorizeOptions,
+  parseCodeRedirect,
 } from "./auth/authorize";
+export { codeChallengeS256, generateCodeVerifier, generateState } from "./auth/pkce";
 export { USER_AGENT, VERSION } from "./version";
 export { redact } from "./redact";
 export { isoTime, isTime, MAX_EXPIRES_IN_SECONDS } from "./time";
@@ -60,7 +66,24 @@ export {
   type SessionCredentials,
   type SessionOptions,
 } from "./session";
-export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type RequestOptions } from "./client/client";
+export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type QueryParams, type RequestOptions } from "./client/client";
+export type {
+  AccountApi,
+  DedicatedIpv4Api,
+  DeviceFilter,
+  DevicesApi,
+  DnsServerFilter,
+  DnsServersApi,
+  ListApi,
+  MobileConfigOptions,
+  QueryLogApi,
+  QueryLogParams,
+  RankedStatsParams,
+  StatsApi,
+  StatsParams,
+} from "./client/groups";
+/** Types of the whole API model (1.15), generated from the reference description: `api.Device`, `api.DNSServerSettings`… */
+export type * as api from "./client/model";
 export { type Operation, parseOperations } from "./client/operations";
 export * from "./client/api-schemas";
 export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./client/shared-session";

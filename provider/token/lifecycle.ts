@@ -68,6 +68,9 @@ async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<Re
   if (creds.mode === "accessToken") {
     throw new ConfigError(`A Token needs a refresh token, and the ${field} gives only an access token`, { field });
   }
+  if (creds.mode === "apiKey") {
+    throw new ConfigError(`A Token mints tokens from a password or a refresh token, and the ${field} holds an API key (use it with getClient)`, { field });
+  }
   return { creds };
 }
 

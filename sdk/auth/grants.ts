@@ -17,8 +17,8 @@ export const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
 /** Options shared by the token, refresh and revoke calls. */
 export interface TokenCallOptions extends TransportOptions {
   /**
-   * Also send `grant_type=password|refresh_token` (default true). Newer versions of the service require
-   * it; the published interface lists no such field. `false` omits it.
+   * Send `grant_type` (default true): API 1.15 requires it on every token request. `false` omits it,
+   * only as a compatibility switch for servers that reject unknown fields.
    */
   grantType?: boolean;
   /** Clock for `expiresAt`; default the wall clock. */
@@ -119,4 +119,41 @@ export async function refreshToken(options: RefreshTokenOptions): Promise<Refres
   const set = parseTokenResponse(res, { grant: "refresh_token", clock: options.clock ?? systemClock });
   const refresh = set.refreshToken ?? sent;
   return { ...set, refreshToken: refresh, rotated: refresh !== sent };
+}
+
+/** Arguments of {@link exchangeCode}. */
+export interface ExchangeCodeOptions extends TokenCallOptions {
+  /** The one-time code from the authorize redirect ({@link parseCodeRedirect}). */
+  code: string;
+  /** The PKCE verifier whose challenge went into the authorize URL ({@link CodeAuthorization.codeVerifier}). */
+  codeVerifier: string;
+  /** The client the code was issued to. */
+  clientId: string;
+  /** The exact redirect URI of the authorize request. */
+  redirectUri: string;
+}
+
+/**
+ * Exchanges an authorization code and its PKCE verifier for tokens (`grant_type=authorization_code`).
+ * Never retried: a code is single-use.
+ *
+ * @example
+ * ```ts
+ * const auth = authorizeUrl({ responseType: "code", clientId, redirectUri });
+ * // … the browser comes back to redirectUri with ?code=…&state=…
+ * const { code } = parseCodeRedirect(callbackUrl, { state: auth.state });
+ * const tokens = await exchangeCode({ code, codeVerifier: auth.codeVerifier, clientId, redirectUri });
+ * ```
+ * @throws InvalidGrantError when the code is unknown, used, expired, or does not match the verifier,
+ * client or redirect URI.
+ */
+export async function exchangeCode(options: ExchangeCodeOptions): Promise<TokenSet> {
+  const form: Record<string, string> = {
+    code: requireString(options.code, "code"),
+    client_id: requireString(options.clientId, "clientId"),
+    code_verifier: requireString(options.codeVerifier, "codeVerifier"),
+    redirect_uri: requireString(options.redirectUri, "redirectUri"),
+  };
+  const res = await tokenRequest("authorization_code", form, options);
+  return parseTokenResponse(res, { grant: "authorization_code", clock: options.clock ?? systemClock });
 }

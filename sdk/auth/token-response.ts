@@ -13,7 +13,7 @@ import { MAX_EXPIRES_IN_SECONDS } from "../time";
 import { serverWords } from "../server-words";
 
 /** Which grant a token response answers. */
-export type TokenGrant = "password" | "refresh_token";
+export type TokenGrant = "password" | "refresh_token" | "authorization_code";
 
 /**
  * Tokens from the token endpoint or the implicit-grant redirect.
@@ -161,6 +161,9 @@ function tokenError(res: RawResponse, grant: TokenGrant, clock: Clock): Error {
       ? "The token endpoint rejected the MFA code (wrong, expired or already used)"
       : "The token endpoint rejected the username or password";
     return new InvalidCredentialsError(message, init);
+  }
+  if (rejected && grant === "authorization_code") {
+    return new InvalidGrantError("The authorization code was rejected (unknown, used, expired, or not matching the verifier, client or redirect URI)", init);
   }
   if (rejected) return new InvalidGrantError(undefined, init);
   if (status >= 300 && status < 400) {

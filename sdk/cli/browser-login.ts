@@ -30,7 +30,8 @@ fetch("/complete", { method: "POST", headers: { "content-type": "text/plain" }, 
   .catch(() => { document.getElementById("status").textContent = "Login failed: see the terminal."; });
 </script></body></html>`;
 
-function openBrowser(url: string): void {
+/** Opens a URL in the system browser, best effort (the URL is printed as well). */
+export function openBrowser(url: string): void {
   const [cmd, args] =
     process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
   try {

@@ -69,24 +69,30 @@ async function passwordLogin(v: Values, baseUrl: string): Promise<{ username: st
 
 const commands: Record<string, Command> = {
   login: {
-    summary: "Log in and store a profile (password and MFA code, a refresh token, or --browser)",
+    summary: "Log in and store a profile (password and MFA code, a refresh token, an API key, or --browser)",
     usage: `Usage: dns-account login [--profile P] [--username U] [--mfa] [--password-stdin] [--base-url URL] [--json]
-       dns-account login --browser --client-id ID [--redirect-port N] [--no-open] [--profile P] [--base-url URL]
+       dns-account login --api-key-stdin [--profile P] [--base-url URL] [--json]
+       dns-account login --browser --client-id ID [--flow code|implicit] [--redirect-port N] [--no-open] [--profile P] [--base-url URL]
 
 The password is read from DNS_ACCOUNT_PASSWORD, from stdin with --password-stdin, or asked on the
 terminal without echo; never from an argument. The MFA code is asked when the service needs one
 (or up front with --mfa; DNS_ACCOUNT_MFA_TOKEN in pipelines). With DNS_ACCOUNT_REFRESH_TOKEN set
 (and no password), that refresh token is checked and stored instead. Without a terminal, missing
 values are an error, not a prompt. The profile keeps base URL, username and tokens, never the
-password or the MFA code. --browser uses the implicit grant through a loopback listener: it yields
-no refresh token, so that login lasts until the access token expires.`,
+password or the MFA code. --api-key-stdin reads an API key (issued in the service's dashboard) from
+stdin, checks it with one API call and stores it: no token is minted and nothing is refreshed.
+--browser logs in through a listener on 127.0.0.1 with Authorization Code + PKCE (--flow code, the
+default), storing the refresh token the exchange returns; --flow implicit uses the implicit grant,
+which yields no refresh token, so that login lasts until the access token expires.`,
     options: {
       ...profileOption,
       username: { type: "string", short: "u" },
       mfa: { type: "boolean" },
       "password-stdin": { type: "boolean" },
+      "api-key-stdin": { type: "boolean" },
       "base-url": { type: "string" },
       browser: { type: "boolean" },
+      flow: { type: "string" },
       "client-id": { type: "string" },
       "redirect-port": { type: "string" },
       "no-open": { type: "boolean" },
@@ -99,19 +105,40 @@ no refresh token, so that login lasts until the access token expires.`,
       const baseUrl = (v["base-url"] as string | undefined) ?? env.DNS_ACCOUNT_BASE_URL ?? previous?.baseUrl ?? DEFAULT_BASE_URL;
       let username: string | undefined;
       let set: TokenSet;
+      if (v["api-key-stdin"]) {
+        if (v.browser || v["password-stdin"]) throw new UsageError("--api-key-stdin goes without --browser and --password-stdin");
+        const apiKey = (await readStdin()).trim();
+        if (!apiKey) throw new NoCredentialsError("--api-key-stdin read an empty API key");
+        const { createClient } = require("../client/client") as typeof import("../client/client");
+        const client = createClient({ baseUrl, apiKey, retry: { retries: 0 } });
+        try {
+          await client.account.limits(); // a wrong or deleted key fails here (invalid_api_key), before anything is stored
+        } finally {
+          await client.close();
+        }
+        await store.put(profile, { baseUrl, apiKey });
+        if (previous?.refreshToken) {
+          await revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken }).catch(() => note("Could not revoke the profile's previous refresh token."));
+        }
+        if (v.json) out(JSON.stringify({ profile, baseUrl, apiKey: true }));
+        else note(`Stored the API key in profile "${profile}" (${store.file}); it is valid until deleted in the dashboard.`);
+        return;
+      }
       if (v.browser) {
         const clientId = v["client-id"] as string | undefined;
         if (!clientId) throw new UsageError("--browser needs --client-id");
         const port = v["redirect-port"] === undefined ? 0 : Number(v["redirect-port"]);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--redirect-port must be an integer from 0 to 65535");
-        set = await browserLogin({
-          baseUrl,
-          clientId,
-          redirectPort: port,
-          open: !v["no-open"],
-          onUrl: (url) => note(`Open this URL in your browser to log in:\n${url}`),
-        });
-        note(`The implicit grant gives no refresh token: this login lasts until ${iso(set.expiresAt)}; then run dns-account login again.`);
+        const flow = (v.flow as string | undefined) ?? "code";
+        if (flow !== "code" && flow !== "implicit") throw new UsageError("--flow must be code or implicit");
+        const browser = { baseUrl, clientId, redirectPort: port, open: !v["no-open"], onUrl: (url: string) => note(`Open this URL in your browser to log in:\n${url}`) };
+        if (flow === "code") {
+          const { codeLogin } = require("./code-login") as typeof import("./code-login");
+          set = await codeLogin(browser);
+        } else {
+          set = await browserLogin(browser);
+          note(`The implicit grant gives no refresh token: this login lasts until ${iso(set.expiresAt)}; then run dns-account login again.`);
+        }
       } else if (env.DNS_ACCOUNT_REFRESH_TOKEN && !env.DNS_ACCOUNT_PASSWORD && !v.username) {
         set = await refreshToken({ baseUrl, refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN });
         username = previous?.username;
@@ -168,12 +195,15 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
   },
 
   env: {
-    summary: "Print export lines for eval: DNS_ACCOUNT_ACCESS_TOKEN and DNS_ACCOUNT_BASE_URL",
+    summary: "Print export lines for eval: DNS_ACCOUNT_ACCESS_TOKEN (or DNS_ACCOUNT_API_KEY) and DNS_ACCOUNT_BASE_URL",
     usage: 'Usage: dns-account env [--profile P] [--json]\n\nUse as: eval "$(dns-account env)"',
     options: { ...profileOption, json: { type: "boolean" } },
     async run(v) {
-      const { set, baseUrl } = await currentToken(v);
-      const vars = { DNS_ACCOUNT_ACCESS_TOKEN: set.accessToken, DNS_ACCOUNT_BASE_URL: baseUrl };
+      const profile = v.profile as string | undefined;
+      const credential = await resolveCredential(defaultCredentialChain(profile ? { profile } : {}));
+      const vars = credential.apiKey
+        ? { DNS_ACCOUNT_API_KEY: credential.apiKey(), DNS_ACCOUNT_BASE_URL: credential.baseUrl }
+        : { DNS_ACCOUNT_ACCESS_TOKEN: (await credential.token()).accessToken, DNS_ACCOUNT_BASE_URL: credential.baseUrl };
       if (v.json) out(JSON.stringify(vars));
       else for (const [k, val] of Object.entries(vars)) out(`export ${k}=${shellQuote(val)}`);
     },
@@ -206,11 +236,12 @@ DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_A
         baseUrl: p.baseUrl,
         username: p.username ?? null,
         refreshToken: Boolean(p.refreshToken),
+        apiKey: Boolean(p.apiKey),
         expiresAt: p.expiresAt !== undefined ? iso(p.expiresAt) : null,
       }));
       if (v.json) out(JSON.stringify(rows));
       else if (rows.length === 0) note(`No profiles in ${store.file}.`);
-      else for (const r of rows) out(`${r.profile}\t${r.baseUrl}\t${r.username ?? "-"}\t${r.refreshToken ? "refresh token" : "access token only"}\t${r.expiresAt ?? "-"}`);
+      else for (const r of rows) out(`${r.profile}\t${r.baseUrl}\t${r.username ?? "-"}\t${r.apiKey ? "API key" : r.refreshToken ? "refresh token" : "access token only"}\t${r.expiresAt ?? "-"}`);
     },
   },
 

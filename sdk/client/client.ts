@@ -1,26 +1,34 @@
 import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
-import type { z } from "zod";
 import {
-  type AccountLimits,
-  accountLimitsSchema,
-  type Device,
-  type DeviceCreate,
-  type DeviceUpdate,
-  deviceSchema,
-  type DnsServer,
-  type DnsServerCreate,
-  type DnsServerUpdate,
-  dnsServerSchema,
+  type AccountApi,
+  accountApi,
+  type DedicatedIpv4Api,
+  dedicatedIpv4Api,
+  type DevicesApi,
+  devicesApi,
+  type DnsServersApi,
+  dnsServersApi,
+  type ListApi,
+  type QueryLogApi,
+  queryLogApi,
+  referenceDataApis,
+  type StatsApi,
+  statsApi,
+} from "./groups";
+import type { FilterList, ParentalControlFilteringCategory, WebService } from "./model";
+import {
   errorResponseSchema,
+  type Validator,
+  validateResponse,
 } from "./api-schemas";
-import { ConfigError, fieldProblems, HttpError, serverDetails } from "../errors";
+import { ConfigError, fieldProblems, HttpError, InvalidApiKeyError, serverDetails } from "../errors";
 import { timeoutOf } from "../options";
 import { type Operation, parseOperations } from "./operations";
-import { joinPath, operationPath, pathSegment as seg } from "./path";
+import { joinPath, operationPath } from "./path";
 import { backoffDelay, isTransient, isTransientStatus, type RetryOptions, retryPolicy, sleep } from "../http/retry";
 import { Session, type SessionCredentials, type SessionOptions } from "../session";
-import { decodeJson, validate } from "../auth/token-response";
+import { decodeJson } from "../auth/token-response";
 import {
   API_PREFIX,
   type Clock,
@@ -41,6 +49,12 @@ export interface ClientOptions {
   session?: Session;
   /** Or credentials: the client then makes (and owns) its own session. */
   credentials?: SessionCredentials;
+  /**
+   * Or an API key (issued in the service's dashboard, valid until deleted there): sent as
+   * `Authorization: ApiKey <key>` on every call, never to a token endpoint. A 401 is terminal
+   * (`InvalidApiKeyError`, `invalid_api_key`): there is nothing to refresh.
+   */
+  apiKey?: string;
   /** Further options of the session the client makes from `credentials`. */
   sessionOptions?: Omit<SessionOptions, "credentials" | "baseUrl" | "dispatcher" | "allowInsecureHttp">;
   /** Whole-request timeout of API calls in ms; default 30 000. */
@@ -57,16 +71,27 @@ export interface ClientOptions {
   clock?: Clock;
 }
 
+/** Query parameters: an array is sent as repeated keys (`devices=a&devices=b`), as the API expects. */
+export type QueryParams = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+
 /** One call of {@link Client.request}. */
 export interface RequestOptions<T> {
   method?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD";
-  /** Path under `/oapi/v1`, e.g. `/devices/abc`. */
+  /**
+   * Path under `/oapi/v1`, e.g. `/devices/abc`; a path starting with `/oapi/` (e.g. `/oapi/v2/devices`)
+   * is taken from the base URL instead. Either way the call stays on the base URL's origin and path.
+   */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: QueryParams;
+  /**
+   * `json` (default): the body is parsed (and validated by `schema`). `bytes`: the body is returned as
+   * a Buffer whatever its type (e.g. a `.mobileconfig` file).
+   */
+  responseType?: "json" | "bytes";
   /** JSON body (buffered, so it can be replayed after a refresh). */
   body?: unknown;
-  /** zod schema the response must match; failures are ProtocolErrors naming the field. */
-  schema?: z.ZodType<T>;
+  /** Validator the response must pass (a zod schema will do); failures are ProtocolErrors naming the field. */
+  schema?: Validator<T>;
   /** Retry on transient failures; default true for idempotent methods, `retryNonIdempotent` otherwise. */
   retry?: boolean;
   signal?: AbortSignal;
@@ -75,11 +100,15 @@ export interface RequestOptions<T> {
 /** Arguments of {@link Client.call}. */
 export interface CallArgs {
   path?: Record<string, string | number>;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: QueryParams;
   body?: unknown;
   retry?: boolean;
 }
 
+/** Where the service serves its OpenAPI description: today's path first, then the older one. */
+const OPENAPI_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"] as const;
+/** Token, revoke and authorize endpoints: an API key must never reach them. */
+const TOKEN_ENDPOINT = /\/(oauth_token|revoke_token|oauth_authorize)\/?$/i;
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 const DEFAULT_API_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
@@ -97,8 +126,10 @@ const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
  * ```
  */
 export class Client {
-  /** The session that supplies access tokens. */
-  readonly session: Session;
+  readonly #session: Session | undefined;
+  readonly #apiKey: string | undefined;
+  /** Set once the server refused the API key: later calls fail without sending it again. */
+  #apiKeyRefused = false;
   readonly #base: URL;
   /** Origin and path prefix of every call, e.g. `https://api.adguard-dns.io` (built once). */
   readonly #prefix: string;
@@ -120,16 +151,21 @@ export class Client {
     this.#retryPost = options.retryNonIdempotent ?? false;
     this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
     this.#clock = options.clock ?? systemClock;
-    if (options.session && options.credentials) {
-      throw new ConfigError('Pass either "session" or "credentials", not both', { field: "credentials" });
+    if ([options.session, options.credentials, options.apiKey].filter((c) => c !== undefined).length > 1) {
+      throw new ConfigError('Pass one of "session", "credentials" or "apiKey"', { field: "credentials" });
     }
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000 });
-    if (options.session) {
-      this.session = options.session;
+    this.#apiKey = undefined;
+    if (options.apiKey !== undefined) {
+      this.#apiKey = apiKeyOf(options.apiKey);
+      this.#session = undefined;
+      this.#ownsSession = false;
+    } else if (options.session) {
+      this.#session = options.session;
       this.#ownsSession = false;
     } else if (options.credentials) {
-      this.session = new Session({
+      this.#session = new Session({
         ...options.sessionOptions,
         ...(options.clock ? { clock: options.clock } : {}),
         credentials: options.credentials,
@@ -139,41 +175,40 @@ export class Client {
       });
       this.#ownsSession = true;
     } else {
-      throw new ConfigError('Pass "session" or "credentials"', { field: "credentials" });
+      throw new ConfigError('Pass "session", "credentials" or "apiKey"', { field: "credentials" });
     }
   }
 
-  /** `GET /account/limits`. */
-  readonly account = {
-    limits: (): Promise<AccountLimits> => this.request({ path: "/account/limits", schema: accountLimitsSchema() }),
-  };
+  /** The session that supplies access tokens. An API-key client has none: reading it is a ConfigError. */
+  get session(): Session {
+    if (!this.#session) throw new ConfigError("A client with an API key has no session", { field: "session" });
+    return this.#session;
+  }
 
-  /** Devices: list, get, create, update, remove. */
-  readonly devices = {
-    list: (): Promise<Device[]> => this.request({ path: "/devices", schema: deviceSchema().array() }),
-    get: async (id: string): Promise<Device> => this.request({ path: `/devices/${seg(id, "id")}`, schema: deviceSchema() }),
-    create: (body: DeviceCreate): Promise<Device> => this.request({ method: "POST", path: "/devices", body, schema: deviceSchema() }),
-    update: async (id: string, body: DeviceUpdate): Promise<void> => {
-      await this.request({ method: "PUT", path: `/devices/${seg(id, "id")}`, body });
-    },
-    remove: async (id: string): Promise<void> => {
-      await this.request({ method: "DELETE", path: `/devices/${seg(id, "id")}` });
-    },
-  };
+  /** How the client authenticates: `apiKey` or `session` (tokens). */
+  get authMode(): "apiKey" | "session" {
+    return this.#apiKey !== undefined ? "apiKey" : "session";
+  }
 
-  /** DNS servers (profiles): list, get, create, update, remove. */
-  readonly dnsServers = {
-    list: (): Promise<DnsServer[]> => this.request({ path: "/dns_servers", schema: dnsServerSchema().array() }),
-    get: async (id: string): Promise<DnsServer> => this.request({ path: `/dns_servers/${seg(id, "id")}`, schema: dnsServerSchema() }),
-    create: (body: DnsServerCreate): Promise<DnsServer> =>
-      this.request({ method: "POST", path: "/dns_servers", body, schema: dnsServerSchema() }),
-    update: async (id: string, body: DnsServerUpdate): Promise<void> => {
-      await this.request({ method: "PUT", path: `/dns_servers/${seg(id, "id")}`, body });
-    },
-    remove: async (id: string): Promise<void> => {
-      await this.request({ method: "DELETE", path: `/dns_servers/${seg(id, "id")}` });
-    },
-  };
+  /** The account's quotas: `limits()`. */
+  readonly account: AccountApi = accountApi(this);
+  /** Devices: `list`/`pages` (v2 cursors), CRUD, settings, DoH password, `.mobileconfig`, dedicated IPv4. */
+  readonly devices: DevicesApi = devicesApi(this);
+  /** DNS servers (profiles): `list`/`pages` (v2 cursors), CRUD and settings. */
+  readonly dnsServers: DnsServersApi = dnsServersApi(this);
+  /** Dedicated IPv4 addresses: `list`, `allocate`. */
+  readonly dedicatedIpv4: DedicatedIpv4Api = dedicatedIpv4Api(this);
+  readonly #reference = referenceDataApis(this);
+  /** Filter lists the service offers: `list()`. */
+  readonly filterLists: ListApi<FilterList> = this.#reference.filterLists;
+  /** Web services that can be blocked: `list()`. */
+  readonly webServices: ListApi<WebService> = this.#reference.webServices;
+  /** Parental-control categories: `list()`. */
+  readonly parentalControlCategories: ListApi<ParentalControlFilteringCategory> = this.#reference.parentalControlCategories;
+  /** The DNS query log: `get`, `pages`, `clear`. */
+  readonly queryLog: QueryLogApi = queryLogApi(this);
+  /** Query statistics: `time`, `domains`, `companies`, `companiesDetailed`, `countries`, `devices`, `categories`, `blockedParentalCategories`. */
+  readonly stats: StatsApi = statsApi(this);
 
   /**
    * Calls any operation. Returns the parsed JSON body (validated by `schema` when given), or undefined
@@ -183,10 +218,19 @@ export class Client {
     if (typeof options?.path !== "string" || !options.path.startsWith("/")) {
       return Promise.reject(new ConfigError('"path" must start with "/"', { field: "path" }));
     }
-    return this.#request(`${API_PREFIX}${options.path}`, options);
+    // The path is appended to the base URL's origin and path, so it cannot name another host; dot
+    // segments (which the URL parser would resolve upwards), backslashes, a query or a fragment could
+    // still move the call elsewhere under that origin, so they are refused (`query` takes parameters).
+    if (/[?#\\]/.test(options.path) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(options.path)) {
+      return Promise.reject(new ConfigError('"path" must be a plain path: no dot segments, "?", "#" or "\\"', { field: "path" }));
+    }
+    return this.#request(options.path.startsWith("/oapi/") ? options.path : `${API_PREFIX}${options.path}`, options);
   }
 
-  /** The operations of the service's OpenAPI description (`/static/swagger/openapi.json`), loaded once. */
+  /**
+   * The operations of the service's OpenAPI description, loaded once: `/swagger/openapi.json`, or the
+   * older `/static/swagger/openapi.json` when the first answers 404. Redirects are not followed.
+   */
   operations(): Promise<Operation[]> {
     this.#operations ??= this.#loadOperations().catch((err: unknown) => {
       this.#operations = undefined;
@@ -232,47 +276,66 @@ export class Client {
 
   /** Releases connections (when the client owns its agent) and stops its own session's timer. */
   async close(): Promise<void> {
-    if (this.#ownsSession) this.session.close();
+    if (this.#ownsSession) this.#session?.close();
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
   [inspect.custom](): string {
-    return `Client { baseUrl: ${JSON.stringify(this.#base.origin + this.#base.pathname)} }`;
+    return `Client { baseUrl: ${JSON.stringify(this.#base.origin + this.#base.pathname)}, auth: ${this.authMode} }`;
   }
 
   async #loadOperations(): Promise<Operation[]> {
-    const res = await send(`${this.#prefix}/static/swagger/openapi.json`, {
-      method: "GET",
-      headers: { accept: "application/json", "user-agent": USER_AGENT },
-      dispatcher: this.#dispatcher,
-      timeoutMs: this.#timeoutMs,
-      maxBodyBytes: this.#maxBody,
-    });
-    if (res.status !== 200) throw new HttpError(res.status, `The OpenAPI description answered HTTP ${res.status}`);
-    return parseOperations(decodeJson(res));
+    let res: RawResponse | undefined;
+    for (const path of OPENAPI_PATHS) {
+      res = await send(`${this.#prefix}${path}`, {
+        method: "GET",
+        headers: { accept: "application/json", "user-agent": USER_AGENT },
+        dispatcher: this.#dispatcher,
+        timeoutMs: this.#timeoutMs,
+        maxBodyBytes: this.#maxBody,
+      });
+      if (res.status !== 404) break;
+    }
+    if (res!.status !== 200) throw new HttpError(res!.status, `The OpenAPI description answered HTTP ${res!.status}`);
+    return parseOperations(decodeJson(res!));
   }
 
   async #request<T>(fullPath: string, options: Omit<RequestOptions<T>, "path">): Promise<T> {
     const method = options.method ?? "GET";
+    if (this.#apiKey !== undefined && TOKEN_ENDPOINT.test(fullPath)) {
+      throw new ConfigError("An API key is never sent to a token endpoint", { field: "path" });
+    }
     const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || this.#retryPost);
     let url = `${this.#prefix}${fullPath}`;
     if (options.query) {
       const q = new URLSearchParams();
-      for (const [k, v] of Object.entries(options.query)) if (v !== undefined) q.set(k, String(v));
+      for (const [k, v] of Object.entries(options.query)) {
+        if (Array.isArray(v)) for (const item of v) q.append(k, String(item));
+        else if (v !== undefined) q.append(k, String(v));
+      }
       const text = q.toString();
       if (text) url += `?${text}`;
     }
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     let replayed = false;
     for (let attempt = 0; ; ) {
-      const token = this.session.currentToken() ?? (await this.session.accessToken());
+      let token: string | undefined;
+      let authorization: string;
+      if (this.#apiKey !== undefined) {
+        if (this.#apiKeyRefused) throw new InvalidApiKeyError();
+        authorization = `ApiKey ${this.#apiKey}`;
+      } else {
+        const session = this.#session!;
+        token = session.currentToken() ?? (await session.accessToken());
+        authorization = `Bearer ${token}`;
+      }
       let res: RawResponse;
       try {
         res = await send(url, {
           method,
           headers: {
-            authorization: `Bearer ${token}`,
-            accept: "application/json",
+            authorization,
+            accept: options.responseType === "bytes" ? "*/*" : "application/json",
             "user-agent": USER_AGENT,
             ...(body !== undefined ? { "content-type": "application/json" } : {}),
           },
@@ -289,10 +352,16 @@ export class Client {
         attempt++;
         continue;
       }
+      if (res.status === 401 && this.#apiKey !== undefined) {
+        // Nothing to refresh: the key was deleted or never existed. Terminal, and remembered.
+        this.#apiKeyRefused = true;
+        const server = serverDetails(tryJson(res));
+        throw new InvalidApiKeyError({ status: 401, ...(server ? { server } : {}) });
+      }
       if (res.status === 401 && !replayed) {
         // One forced refresh and one replay; concurrent 401s for the same token share the refresh.
         replayed = true;
-        await this.session.invalidate(token);
+        await this.#session!.invalidate(token!);
         continue;
       }
       if (mayRetry && attempt < this.#policy.retries && isTransientStatus(res.status)) {
@@ -303,17 +372,34 @@ export class Client {
           continue;
         }
       }
+      if (options.responseType === "bytes" && res.status >= 200 && res.status < 300) return res.body as T;
       return parseApiResponse(res, method, options.schema, this.#clock.now());
     }
   }
 }
 
+/** Checks an API key before use: printable ASCII without spaces, so it can only ever be one header value. */
+function apiKeyOf(value: unknown): string {
+  if (typeof value !== "string" || !/^[\x21-\x7e]{1,4096}$/.test(value)) {
+    throw new ConfigError('"apiKey" must be a non-empty string of printable characters without spaces', { field: "apiKey" });
+  }
+  return value;
+}
+
+function tryJson(res: RawResponse): unknown {
+  try {
+    return decodeJson(res);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Turns an API response into a value or a typed error. */
-export function parseApiResponse<T>(res: RawResponse, method: string, schema: z.ZodType<T> | undefined, now = Date.now()): T {
+export function parseApiResponse<T>(res: RawResponse, method: string, schema: Validator<T> | undefined, now = Date.now()): T {
   if (res.status >= 200 && res.status < 300) {
     if (res.body.length === 0 || method === "HEAD") return undefined as T;
     const value = decodeJson(res);
-    return schema ? validate(schema, value, res.status) : (value as T);
+    return schema ? validateResponse(schema, value, res.status) : (value as T);
   }
   let decoded: unknown;
   try {

@@ -8,7 +8,7 @@ import { Session, type SessionCredentials, type SessionOptions } from "../sessio
 const REGISTRY = Symbol.for("pulumi-dns-account.shared-sessions");
 
 interface Entry {
-  session: Session;
+  session?: Session;
   client?: Client;
 }
 
@@ -42,26 +42,41 @@ export function credentialKey(baseUrl: string | undefined, credentials: SessionC
 export function sharedSession(options: SessionOptions): Session {
   const key = credentialKey(options.baseUrl, options.credentials, options.allowInsecureHttp);
   const map = registry();
-  let entry = map.get(key);
+  let session = map.get(key)?.session;
   // A revoked session (a program revokes what it minted at exit) is replaced, so a late caller logs in again.
-  if (!entry || entry.session.revoked) {
-    entry = { session: new Session(options) };
-    map.set(key, entry);
+  if (!session || session.revoked) {
+    session = new Session(options);
+    map.set(key, { session });
   }
-  return entry.session;
+  return session;
 }
 
 /**
- * The process-wide API client for a set of credentials, built on {@link sharedSession}. Do not `close()`
- * it: other callers share it. Its idle connections do not keep the process alive. `allowInsecureHttp`
- * works as in {@link createClient}.
+ * The process-wide API client for a set of credentials (built on {@link sharedSession}) or for an API
+ * key. Do not `close()` it: other callers share it. Its idle connections do not keep the process alive.
+ * `allowInsecureHttp` works as in {@link createClient}.
  *
  * @example
  * ```ts
  * const client = sharedClient({ baseUrl: "http://dns-api.lan:8787", allowInsecureHttp: true, credentials: { refreshToken } });
+ * const keyed = sharedClient({ apiKey: process.env.DNS_ACCOUNT_API_KEY! });
  * ```
  */
-export function sharedClient(options: Omit<ClientOptions, "session"> & { credentials: SessionCredentials }): Client {
+export function sharedClient(
+  options: (Omit<ClientOptions, "session" | "apiKey"> & { credentials: SessionCredentials }) | (Omit<ClientOptions, "session" | "credentials" | "sessionOptions"> & { apiKey: string }),
+): Client {
+  if ("apiKey" in options && options.apiKey !== undefined) {
+    // Keyed by a SHA-256 of the key, never the key itself.
+    const key = createHash("sha256").update(JSON.stringify([resolveBaseUrl(options.baseUrl, options.allowInsecureHttp).href, "apiKey", options.apiKey])).digest("hex");
+    const map = registry();
+    let entry = map.get(key);
+    if (!entry?.client) {
+      entry = { client: new Client(options) };
+      map.set(key, entry);
+    }
+    return entry.client!;
+  }
+  if (!("credentials" in options)) return new Client(options as ClientOptions); // reports the missing credentials
   const session = sharedSession({
     credentials: options.credentials,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
@@ -81,7 +96,7 @@ export async function resetSharedSessions(): Promise<void> {
   const entries = [...map.values()];
   map.clear();
   for (const e of entries) {
-    e.session.close();
+    e.session?.close();
     await e.client?.close();
   }
 }

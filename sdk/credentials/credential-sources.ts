@@ -1,4 +1,4 @@
-import { NoCredentialsError } from "../errors";
+import { ConfigError, NoCredentialsError } from "../errors";
 import { refreshToken as refreshGrant } from "../auth/grants";
 import { runCredentialProcess } from "./credential-process";
 import { refreshWindowMs } from "../session";
@@ -21,6 +21,28 @@ export interface Credential {
   profile?: string;
   /** A valid token set. A bare access token of unknown lifetime has `expiresAt` Infinity. */
   token(): Promise<TokenSet>;
+  /**
+   * Present when the credential is an API key (`DNS_ACCOUNT_API_KEY`, an API-key profile): returns the
+   * key, to send as `Authorization: ApiKey <key>` (e.g. `createClient({ apiKey })`). Such a credential has
+   * no token: `token()` rejects. A function, so the key never shows in `util.inspect`.
+   */
+  apiKey?: () => string;
+}
+
+/** An API-key credential (see {@link Credential.apiKey}). */
+function apiKeyCredential(source: SourceName, baseUrl: string, key: string, profile?: string): Credential {
+  return {
+    source,
+    baseUrl,
+    ...(profile !== undefined ? { profile } : {}),
+    apiKey: () => key,
+    token: async () => {
+      throw new ConfigError(
+        `The ${source === "profile" ? `profile "${profile}"` : source} holds an API key, not tokens: send it as "Authorization: ApiKey <key>" (dns-account env exports DNS_ACCOUNT_API_KEY)`,
+        { field: "apiKey" },
+      );
+    },
+  };
 }
 
 /** One link of the chain: returns a credential, or undefined when it has none. */
@@ -38,6 +60,8 @@ export interface ExplicitCredentials {
   refreshToken?: string | undefined;
   /** A bare access token (no refresh). */
   accessToken?: string | undefined;
+  /** An API key (first: a source holding one uses it). */
+  apiKey?: string | undefined;
 }
 
 function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, clock: Clock = systemClock): TokenSet {
@@ -47,6 +71,7 @@ function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, cl
 
 function explicit(name: SourceName, c: ExplicitCredentials): Credential | undefined {
   const baseUrl = c.baseUrl || DEFAULT_BASE_URL;
+  if (c.apiKey) return apiKeyCredential(name, baseUrl, c.apiKey);
   if (c.accessToken) return { source: name, baseUrl, token: async () => bareToken(c.accessToken!) };
   if (c.refreshToken) {
     const session = sharedSession({ baseUrl, credentials: { refreshToken: c.refreshToken } });
@@ -68,7 +93,7 @@ export function optionsSource(credentials: ExplicitCredentials): CredentialSourc
 }
 
 /**
- * `DNS_ACCOUNT_ACCESS_TOKEN` (a bare access token), `DNS_ACCOUNT_REFRESH_TOKEN`, or
+ * `DNS_ACCOUNT_API_KEY` (an API key, first), `DNS_ACCOUNT_ACCESS_TOKEN` (a bare access token), `DNS_ACCOUNT_REFRESH_TOKEN`, or
  * `DNS_ACCOUNT_USERNAME` + `DNS_ACCOUNT_PASSWORD` (+ `DNS_ACCOUNT_MFA_TOKEN`), with `DNS_ACCOUNT_BASE_URL`.
  */
 export function environmentSource(env: NodeJS.ProcessEnv = process.env): CredentialSource {
@@ -82,6 +107,7 @@ export function environmentSource(env: NodeJS.ProcessEnv = process.env): Credent
         mfaToken: env.DNS_ACCOUNT_MFA_TOKEN,
         refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN,
         accessToken: env.DNS_ACCOUNT_ACCESS_TOKEN,
+        apiKey: env.DNS_ACCOUNT_API_KEY,
       }),
   };
 }
@@ -95,6 +121,7 @@ export function profileSource(options: { store?: TokenStore; profile?: string; e
       const name = options.profile ?? (options.env ?? process.env).DNS_ACCOUNT_PROFILE ?? "default";
       const profile = await store.profile(name);
       if (!profile) return undefined;
+      if (profile.apiKey) return apiKeyCredential("profile", profile.baseUrl, profile.apiKey, name);
       return { source: "profile", baseUrl: profile.baseUrl, profile: name, token: () => store.accessToken(name) };
     },
   };
@@ -153,7 +180,7 @@ export async function resolveCredential(sources: readonly CredentialSource[]): P
     if (credential) return credential;
   }
   throw new NoCredentialsError(
-    `No credentials found (tried: ${sources.map((s) => s.name).join(", ")}): run dns-account login, or set DNS_ACCOUNT_REFRESH_TOKEN, ` +
+    `No credentials found (tried: ${sources.map((s) => s.name).join(", ")}): run dns-account login, or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_REFRESH_TOKEN, ` +
       "DNS_ACCOUNT_USERNAME and DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_ACCESS_TOKEN or DNS_ACCOUNT_CREDENTIAL_COMMAND",
   );
 }

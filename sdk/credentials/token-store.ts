@@ -25,6 +25,8 @@ const profileSchema = lazy(() => {
     username: z.string().min(1).optional(),
     refreshToken: z.string().min(1).optional(),
     accessToken: z.string().min(1).optional(),
+    /** An API key (`dns-account login --api-key-stdin`): used as it is, never refreshed. */
+    apiKey: z.string().min(1).optional(),
     expiresAt: z.number().optional(),
     expiresIn: z.number().int().positive().optional(),
     updatedAt: z.string().optional(),

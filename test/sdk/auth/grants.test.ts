@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { Agent, MockAgent } from "undici";
 import {
   ConfigError,
+  exchangeCode,
   HttpError,
   InvalidCredentialsError,
   InvalidGrantError,
@@ -230,6 +231,52 @@ describe("grants against the emulator", () => {
       const err = await _rejects(issueToken({ baseUrl: "http://api.example.com", ...USER }));
       assert.ok(err instanceof ConfigError);
       assert.equal(err.field, "baseUrl");
+    });
+  });
+
+  describe("exchangeCode (authorization code + PKCE)", () => {
+    const token = { access_token: "a", token_type: "Bearer", expires_in: 60, refresh_token: "r" };
+    function mockToken(status: number, body: object): { mock: MockAgent; forms: URLSearchParams[] } {
+      const mock = new MockAgent();
+      mock.disableNetConnect();
+      const forms: URLSearchParams[] = [];
+      mock
+        .get("https://api.adguard-dns.io")
+        .intercept({ path: "/oapi/v1/oauth_token", method: "POST", body: (b) => (forms.push(new URLSearchParams(b)), true) })
+        .reply(status, body);
+      return { mock, forms };
+    }
+    const args = { code: "the-code", codeVerifier: "v".repeat(43), clientId: "app", redirectUri: "http://127.0.0.1:9/cb" };
+
+    it("posts grant_type=authorization_code with code, client_id, code_verifier, redirect_uri", async () => {
+      const { mock, forms } = mockToken(200, token);
+      const set = await exchangeCode({ ...args, dispatcher: mock, clock: { now: () => 0 } });
+      assert.deepEqual(set, { accessToken: "a", refreshToken: "r", tokenType: "bearer", expiresIn: 60, expiresAt: 60_000 });
+      assert.deepEqual(Object.fromEntries(forms[0]!), {
+        grant_type: "authorization_code",
+        code: "the-code",
+        client_id: "app",
+        code_verifier: "v".repeat(43),
+        redirect_uri: "http://127.0.0.1:9/cb",
+      });
+      await mock.close();
+    });
+
+    it("maps a rejected code to InvalidGrantError without quoting it", async () => {
+      const { mock } = mockToken(400, { error: "invalid_grant" });
+      const err = await _rejects(exchangeCode({ ...args, dispatcher: mock }));
+      assert.ok(err instanceof InvalidGrantError);
+      assert.match(err.message, /authorization code/);
+      assert.equal(`${err.message}${err.stack}`.includes("the-code"), false);
+      await mock.close();
+    });
+
+    it("refuses missing options before sending, naming the option", async () => {
+      for (const field of ["code", "codeVerifier", "clientId", "redirectUri"] as const) {
+        const err = await _rejects(exchangeCode({ ...args, [field]: "" }));
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.field, field);
+      }
     });
   });
 });

@@ -13,8 +13,12 @@ const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "pw-BROWSER-LEAK-6f1a";
 
 /** Starts `dns-account login --browser --no-open` and resolves the authorize URL it prints. */
-function startLogin(dir: string, emu: Emulator): { child: ChildProcess; url: Promise<string>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [CLI, "login", "--browser", "--client-id", "dns-account-cli", "--no-open", "--profile", "web"], {
+function startLogin(
+  dir: string,
+  emu: Emulator,
+  flow: "code" | "implicit" = "implicit",
+): { child: ChildProcess; url: Promise<string>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [CLI, "login", "--browser", "--flow", flow, "--client-id", "dns-account-cli", "--no-open", "--profile", "web"], {
     env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url }),
     stdio: ["ignore", "pipe", "pipe"],
   });

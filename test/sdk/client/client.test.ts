@@ -7,6 +7,9 @@ import {
   issueToken,
   ProtocolError,
   Session,
+  accountLimitsSchema,
+  deviceListSchema,
+  validateResponse,
 } from "../../../sdk";
 import { z } from "zod";
 import { _assertNoSecrets, _errorText, _rejects, _useEmulator, USER } from "../../support/helpers";
@@ -112,14 +115,14 @@ describe("createClient against the emulator", () => {
     try {
       await client.account.limits();
       emu().resetStats();
-      emu().inject({ kind: "status", status: 503, retryAfter: 0, path: "/oapi/v1/dns_servers" });
-      emu().inject({ kind: "reset", path: "/oapi/v1/dns_servers" });
-      emu().inject({ kind: "status", status: 429, path: "/oapi/v1/dns_servers" });
+      emu().inject({ kind: "status", status: 503, retryAfter: 0, path: "/oapi/v2/dns_servers" });
+      emu().inject({ kind: "reset", path: "/oapi/v2/dns_servers" });
+      emu().inject({ kind: "status", status: 429, path: "/oapi/v2/dns_servers" });
       assert.equal((await client.dnsServers.list()).length >= 1, true);
       assert.equal(emu().stats.requests, 4);
 
       emu().resetStats();
-      emu().inject({ kind: "status", status: 503, count: 20, path: "/oapi/v1/dns_servers" });
+      emu().inject({ kind: "status", status: 503, count: 20, path: "/oapi/v2/dns_servers" });
       assert.equal((await _rejects(client.dnsServers.list())).code, "http_503");
       assert.equal(emu().stats.requests, 5, "bounded: 1 + 4 retries");
       emu().clearFaults();
@@ -147,6 +150,21 @@ describe("createClient against the emulator", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("typed validators are built once, compose child models and name the field at fault", () => {
+    assert.equal(accountLimitsSchema(), accountLimitsSchema(), "built once");
+    const limits = { access_rules: { limit: 1, used: 0 }, dedicated_ipv4: { limit: 1, used: 0 }, devices: { limit: 1, used: 0 },
+      dns_servers: { limit: 1, used: 0 }, requests: { limit: 1, used: 0 }, user_rules: { limit: 1, used: 0 }, added_later: true };
+    assert.deepEqual(validateResponse(accountLimitsSchema(), limits), limits, "loose: later fields pass");
+    assert.throws(
+      () => validateResponse(accountLimitsSchema(), { ...limits, devices: { limit: 1, used: "secret-ish-value" } }, 200),
+      (e: unknown) => e instanceof ProtocolError && e.field === "devices.used" && !_errorText(e).includes("secret-ish-value"),
+    );
+    const device = { id: "d", name: "n", device_type: "LINUX", dns_server_id: "s", dns_addresses: {}, settings: { protection_enabled: true, detect_doh_auth_only: false } };
+    const bad = { ...device, settings: { protection_enabled: "yes", detect_doh_auth_only: false } };
+    assert.throws(() => validateResponse(deviceListSchema(), [device, bad]), (e: ProtocolError) => e.field === "1.settings.protection_enabled");
+    assert.throws(() => validateResponse(deviceListSchema(), {}), (e: ProtocolError) => e.field === "body");
   });
 
   it("operations() lists the OpenAPI description's operations; call() calls one by id, checking parameters", async () => {

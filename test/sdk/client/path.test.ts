@@ -35,7 +35,7 @@ describe("paths: the OpenAPI document never moves a call off the base URL's orig
   it("leaves out paths that are not plain absolute paths, and sends nothing to another host", async () => {
     const client = createClient({ baseUrl: emu().url, credentials: USER });
     try {
-      emu().inject({ kind: "status", status: 200, path: "/static/swagger/openapi.json", body: JSON.stringify(hostileDocument()) });
+      emu().inject({ kind: "status", status: 200, path: "/swagger/openapi.json", body: JSON.stringify(hostileDocument()) });
       const ids = (await client.operations()).map((o) => o.operationId).sort();
       assert.deepEqual(ids, ["getAccountLimits", "getDevice"]);
       for (const id of ["steal", "stealAuthority", "stealBackslash", "stealDots", "stealEncodedDots"]) {
@@ -52,7 +52,7 @@ describe("paths: the OpenAPI document never moves a call off the base URL's orig
   it("refuses ids . and .. (and empty ones) as path segments, naming the field", async () => {
     const client = createClient({ baseUrl: emu().url, credentials: USER });
     try {
-      emu().inject({ kind: "status", status: 200, path: "/static/swagger/openapi.json", body: JSON.stringify(hostileDocument()) });
+      emu().inject({ kind: "status", status: 200, path: "/swagger/openapi.json", body: JSON.stringify(hostileDocument()) });
       for (const id of [".", "..", ""]) {
         const byCall = await _rejects(client.call("getDevice", { path: { device_id: id } }));
         assert.ok(byCall instanceof ConfigError);

@@ -1,0 +1,75 @@
+import { DnsAccountError, HttpError, ProtocolError, QuotaError } from "../../errors";
+import type { RequestOptions } from "../client";
+
+/**
+ * What an API group needs from the client core: one authenticated, retried, validated call.
+ *
+ * @example
+ * ```ts
+ * const core: ApiCore = client; // a Client is one
+ * ```
+ */
+export interface ApiCore {
+  request<T>(options: RequestOptions<T>): Promise<T>;
+}
+
+/** One encoded path segment; empty ids, `.` and `..` are a ConfigError naming the field (see ../path.ts). */
+export { pathSegment as segment } from "../path";
+
+/**
+ * Runs a create that counts against an account quota. A 429 that is not rate limiting (no Retry-After,
+ * no `TOO_MANY_REQUESTS`) becomes a {@link QuotaError} naming the quota's key in `account/limits`.
+ *
+ * @example
+ * ```ts
+ * const device = await withQuota("devices", core.request({ method: "POST", path: "/devices", body }));
+ * ```
+ */
+export async function withQuota<T>(limit: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 429 && err.retryAfterMs === undefined && err.server?.errorCode !== "TOO_MANY_REQUESTS") {
+      throw new QuotaError(limit, { ...(err.server ? { server: err.server } : {}), cause: err });
+    }
+    throw err;
+  }
+}
+
+/** Pages one listing may span at most: a server that never stops sending cursors cannot loop forever (e.g. `MAX_PAGES` is 10,000). */
+export const MAX_PAGES = 10_000;
+
+/**
+ * Follows cursors: `fetch(undefined)` for the first page, then `fetch(next(page))` until `next` gives
+ * nothing. A cursor seen twice is a {@link ProtocolError} (a loop), and so is going past {@link MAX_PAGES}.
+ *
+ * @example
+ * ```ts
+ * for await (const page of followCursors((c) => fetchPage(c), (p) => p.navigation.next?.page_cursor)) use(page);
+ * ```
+ */
+export async function* followCursors<P>(fetch: (cursor: string | undefined) => Promise<P>, next: (page: P) => string | undefined): AsyncGenerator<P, void, undefined> {
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let n = 0; ; n++) {
+    if (n >= MAX_PAGES) throw new ProtocolError(`The listing goes on past ${MAX_PAGES} pages`, { field: "navigation" });
+    const page = await fetch(cursor);
+    yield page;
+    cursor = next(page);
+    if (cursor === undefined || cursor === "") return;
+    if (seen.has(cursor)) throw new ProtocolError("The server sent a page cursor it had sent before", { field: "navigation.next" });
+    seen.add(cursor);
+  }
+}
+
+/** True for the 404 of an endpoint that this server does not have (the v2 lists on an older server), e.g. `isNotFound(err)`. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof DnsAccountError && err.status === 404;
+}
+
+/** Collects every item of every page, e.g. `await collect(pages, (p) => p.items)`. */
+export async function collect<P, I>(pages: AsyncIterable<P>, items: (page: P) => readonly I[]): Promise<I[]> {
+  const out: I[] = [];
+  for await (const page of pages) out.push(...items(page));
+  return out;
+}

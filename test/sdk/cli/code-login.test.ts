@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { type Browser, chromium } from "playwright-core";
+import { request } from "undici";
+import { type Emulator, startEmulator } from "../../../emulator";
+import { codeLogin } from "../../../sdk/cli/code-login";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../../support/helpers";
+
+const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+
+const CHROMIUM = "/usr/bin/chromium";
+const PASSWORD = "pw-CODE-LOGIN-9b2e";
+
+describe("codeLogin: Authorization Code + PKCE through a loopback listener (headless Chromium)", function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let emu: Emulator;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`      skipped: ${CHROMIUM} is missing (.ci/run installs Debian's chromium)`);
+      this.skip();
+    }
+    emu = await startEmulator({ users: [{ username: "code@example.com", password: PASSWORD }] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await emu?.close();
+  });
+
+  it("ignores a forged callback, then completes with the real one: tokens include a refresh token", async () => {
+    let resolveUrl!: (u: string) => void;
+    const urlSeen = new Promise<string>((r) => (resolveUrl = r));
+    const login = codeLogin({ baseUrl: emu.url, clientId: "dns-account-cli", open: false, onUrl: resolveUrl });
+    const url = new URL(await urlSeen);
+    assert.equal(url.searchParams.get("response_type"), "code");
+    assert.equal(url.searchParams.get("code_challenge_method"), "S256");
+    assert.match(url.searchParams.get("code_challenge")!, /^[\w-]{43}$/);
+    assert.match(url.searchParams.get("state")!, /^[\w-]{22}$/);
+    const callback = new URL(url.searchParams.get("redirect_uri")!);
+    assert.equal(callback.hostname, "127.0.0.1");
+
+    const forged = await fetch(`${callback.href}?code=attacker-code&state=forged`);
+    assert.equal(forged.status, 400);
+    const noState = await fetch(`${callback.href}?code=attacker-code`);
+    assert.equal(noState.status, 400);
+    const rebound = await request(`${callback.href}?code=x&state=${url.searchParams.get("state")}`, { headers: { host: "evil.example" } });
+    await rebound.body.text();
+    assert.equal(rebound.statusCode, 404, "a request for another host name (DNS rebinding) is not the callback");
+
+    const page = await browser.newPage();
+    await page.goto(url.href);
+    await page.fill("#username", "code@example.com");
+    await page.fill("#password", PASSWORD);
+    await page.click("#submit");
+    await page.waitForFunction(`document.getElementById("status")?.textContent?.startsWith("Logged in")`);
+    const tokens = await login;
+    assert.ok(tokens.refreshToken, "the code flow yields a refresh token");
+    const api = await fetch(`${emu.url}/oapi/v1/account/limits`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    assert.equal(api.status, 200);
+    assert.equal(emu.stats.codeGrants, 1);
+    await page.close();
+  });
+
+  it("an error redirect with the right state ends the login, with no secret in the error", async () => {
+    let resolveUrl!: (u: string) => void;
+    const urlSeen = new Promise<string>((r) => (resolveUrl = r));
+    const login = codeLogin({ baseUrl: emu.url, clientId: "dns-account-cli", open: false, onUrl: resolveUrl });
+    const url = new URL(await urlSeen);
+    const callback = url.searchParams.get("redirect_uri")!;
+    const failed = _rejects(login);
+    const res = await fetch(`${callback}?error=access_denied&state=${url.searchParams.get("state")}`);
+    assert.equal(res.status, 400);
+    const err = await failed;
+    assert.equal(err.code, "authorization_failed");
+    _assertNoSecrets(_errorText(err), [url.searchParams.get("code_challenge")!, PASSWORD]);
+  });
+
+  it("dns-account login --browser uses the code flow by default and stores the refresh token", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-code-"));
+    const child = spawn(process.execPath, [CLI, "login", "--browser", "--client-id", "dns-account-cli", "--no-open", "--profile", "web"], {
+      env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    const url = await new Promise<string>((resolve) =>
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        const m = /^(http:\/\/\S+oauth_authorize\S+)$/m.exec(stderr);
+        if (m) resolve(m[1]!);
+      }),
+    );
+    const done = new Promise<number | null>((resolve) => child.once("close", resolve));
+    assert.match(url, /response_type=code/);
+    assert.match(url, /code_challenge_method=S256/);
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.fill("#username", "code@example.com");
+    await page.fill("#password", PASSWORD);
+    await page.click("#submit");
+    await page.waitForFunction(`document.getElementById("status")?.textContent?.startsWith("Logged in")`);
+    assert.equal(await done, 0, stderr);
+    const profile = (JSON.parse(readFileSync(path.join(dir, "credentials.json"), "utf8")) as { profiles: Record<string, Record<string, string>> }).profiles.web!;
+    assert.ok(profile.refreshToken, "the code flow's refresh token is stored");
+    assert.doesNotMatch(stderr, /no refresh token/);
+    const token = await new Promise<string>((resolve) => {
+      const t = spawn(process.execPath, [CLI, "token", "--profile", "web"], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir }) });
+      let o = "";
+      t.stdout.on("data", (d: Buffer) => (o += d.toString()));
+      t.once("close", () => resolve(o.trim()));
+    });
+    assert.ok(token.length > 10);
+    _assertNoSecrets(stderr + stdout, [PASSWORD, profile.refreshToken!, profile.accessToken!]);
+    await page.close();
+  });
+});
