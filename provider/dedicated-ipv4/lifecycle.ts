@@ -1,7 +1,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
 import { accountClient } from "../shared/account-client";
-import { explain, initFailed, isNotFound } from "../shared/explain";
+import { explain, explainWithQuota, initFailed, isNotFound } from "../shared/explain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import type { DedicatedIpv4Inputs, DedicatedIpv4Outputs } from "./types";
 
@@ -41,6 +41,10 @@ export async function create(inputs: DedicatedIpv4Inputs): Promise<dynamic.Creat
   let linked: string | undefined;
   try {
     client = await accountClient(inputs.credentials);
+  } catch (err) {
+    throw explain("Allocating a dedicated IPv4 address failed", err);
+  }
+  try {
     if (inputs.adopt !== undefined) {
       const found = await find(client, inputs.adopt);
       if (!found) throw new Error("adopt names no dedicated IPv4 address of this account");
@@ -50,7 +54,7 @@ export async function create(inputs: DedicatedIpv4Inputs): Promise<dynamic.Creat
       ip = (await client.dedicatedIpv4.allocate()).ip;
     }
   } catch (err) {
-    throw explain(inputs.adopt !== undefined ? "Adopting the dedicated IPv4 address failed" : "Allocating a dedicated IPv4 address failed", err);
+    throw await explainWithQuota(inputs.adopt !== undefined ? "Adopting the dedicated IPv4 address failed" : "Allocating a dedicated IPv4 address failed", err, client);
   }
   const base = { ip, ...(inputs.adopt !== undefined ? { adopt: inputs.adopt } : {}), ...(inputs.credentials !== undefined ? { credentials: inputs.credentials } : {}) };
   try {

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
 import { accountClient } from "../shared/account-client";
-import { explain, isNotFound } from "../shared/explain";
+import { explain, explainWithQuota, isNotFound } from "../shared/explain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettingsArgs } from "./types";
 
@@ -92,7 +92,7 @@ export async function create(inputs: DeviceInputs): Promise<dynamic.CreateResult
     const created = await client.devices.create({ name: inputs.name as string, device_type: inputs.deviceType as never, dns_server_id: inputs.dnsServerId as string });
     id = created.id;
   } catch (err) {
-    throw explain("Creating the device failed", err);
+    throw await explainWithQuota("Creating the device failed", err, client);
   }
   try {
     if (inputs.settings !== undefined) await client.devices.updateSettings(id, toService(inputs.settings) as never);

@@ -1,7 +1,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
 import { accountClient } from "../shared/account-client";
-import { explain, isNotFound } from "../shared/explain";
+import { explain, explainWithQuota, isNotFound } from "../shared/explain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import { checkSettings, type DnsServerSettingsArgs, drift, effective, project, toServiceUpdate } from "./settings";
 import type { DnsServerInputs, DnsServerOutputs } from "./types";
@@ -111,7 +111,7 @@ export async function create(inputs: DnsServerInputs): Promise<dynamic.CreateRes
   try {
     created = await client.dnsServers.create({ name: inputs.name as string });
   } catch (err) {
-    throw explain("Creating the DNS server failed", err);
+    throw await explainWithQuota("Creating the DNS server failed", err, client);
   }
   try {
     await apply(client, created, inputs);

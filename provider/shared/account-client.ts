@@ -50,14 +50,16 @@ export async function accountClient(credentials: ResourceCredentials | undefined
   const args: CredentialFields = {
     baseUrl: credentials?.baseUrl,
     refreshToken: credentials?.refreshToken,
+    apiKey: credentials?.apiKey,
   };
   const r = resolveCredentials([
     ["args", args],
     ["config", stackConfig],
     ["environment", fromEnvironment()],
-  ]);
+  ], { apiKey: true });
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property === "password" ? "credentials" : r.property });
   const u = await usableCredentials(r);
+  if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey });
   const session: SessionCredentials =
     u.mode === "password"
       ? { username: u.username, password: u.password, ...(u.mfaToken ? { mfaToken: u.mfaToken } : {}) }

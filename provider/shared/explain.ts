@@ -1,4 +1,5 @@
-import { DnsAccountError } from "../../sdk/errors";
+import type { Client } from "../../sdk/client/client";
+import { DnsAccountError, QuotaError } from "../../sdk/errors";
 
 /**
  * An error as the engine shows it: what failed, the stable code, the message and the service's field
@@ -34,5 +35,22 @@ export function initFailed(action: string, err: unknown, id: string, outs: objec
   const e = explain(action, err);
   const provider = (inputs as Record<string, unknown>).__provider;
   Object.assign(e, { id, properties: { ...outs, ...(provider !== undefined ? { __provider: provider } : {}) }, reasons: [e.message] });
+  return e;
+}
+
+/**
+ * Like {@link explain}, and for a used-up quota also says how much of it is used, from
+ * `account.limits()` (best effort: the error stands without it).
+ */
+export async function explainWithQuota(action: string, err: unknown, client: Client): Promise<Error> {
+  const e = explain(action, err);
+  if (!(err instanceof QuotaError)) return e;
+  try {
+    const limits = (await client.account.limits()) as unknown as Record<string, { used?: unknown; limit?: unknown } | undefined>;
+    const q = limits[err.limit];
+    if (q && typeof q.used === "number" && typeof q.limit === "number") e.message += ` (${err.limit}: ${q.used} used of ${q.limit})`;
+  } catch {
+    // the quota's name is in the message already
+  }
   return e;
 }

@@ -72,7 +72,7 @@ describe("DedicatedIpv4 through the dynamic-provider host (installed copy)", fun
       (e: Error) => e,
     );
     assert.ok(err);
-    assert.match(err.message, /dedicated_ipv4/);
+    assert.match(err.message, /dedicated_ipv4: 2 used of 2/);
   });
 
   function res(): string {
