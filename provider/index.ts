@@ -19,6 +19,7 @@ export type { DeviceArgs, DeviceOutputs, DeviceSettingsArgs, DeviceType } from "
 export { DedicatedIpv4 } from "./dedicated-ipv4/dedicated-ipv4";
 export type { DedicatedIpv4Args, DedicatedIpv4Outputs } from "./dedicated-ipv4/types";
 export type { ResourceCredentials } from "./shared/account-client";
+export { getAccountLimits, getFilterLists, getParentalControlCategories, getWebServices } from "./lookups";
 export { type CredentialArgs, getAccessToken, getClient } from "./program";
 export { CONFIG_KEYS, ENV_KEYS } from "./credentials";
 export type { Client } from "../sdk/client/client";

@@ -1,6 +1,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
-import { accountClient } from "../shared/account-client";
+import { accountClient, credentialProblem } from "../shared/account-client";
 import { explain, explainWithQuota, initFailed, isNotFound } from "../shared/explain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import type { DedicatedIpv4Inputs, DedicatedIpv4Outputs } from "./types";
@@ -15,6 +15,10 @@ export async function check(_olds: DedicatedIpv4Inputs, news: DedicatedIpv4Input
   for (const key of ["deviceId", "adopt"] as const) {
     const v = news[key];
     if (v !== undefined && !isUnknown(v) && (typeof v !== "string" || v === "")) failures.push({ property: key, reason: `${key} must be a non-empty string` });
+  }
+  if (!containsUnknown(news.credentials)) {
+    const problem = await credentialProblem(news.credentials);
+    if (problem) failures.push(problem);
   }
   if (!failures.length && typeof news.adopt === "string" && !isUnknown(news.adopt) && !containsUnknown(news.credentials)) {
     try {

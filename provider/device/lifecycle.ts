@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
-import { accountClient } from "../shared/account-client";
+import { accountClient, credentialProblem } from "../shared/account-client";
 import { explain, explainWithQuota, isNotFound } from "../shared/explain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettingsArgs } from "./types";
@@ -45,6 +45,10 @@ export async function check(_olds: DeviceInputs, news: DeviceInputs): Promise<dy
   }
   if (dohPasswordKeepers !== undefined && !isUnknown(dohPasswordKeepers) && (typeof dohPasswordKeepers !== "object" || dohPasswordKeepers === null || Array.isArray(dohPasswordKeepers))) {
     failures.push({ property: "dohPasswordKeepers", reason: "dohPasswordKeepers must be a map of strings" });
+  }
+  if (!containsUnknown(news.credentials)) {
+    const problem = await credentialProblem(news.credentials);
+    if (problem) failures.push(problem);
   }
   if (!failures.length && typeof news.adopt === "string" && !isUnknown(news.adopt) && !containsUnknown(news.credentials)) {
     try {

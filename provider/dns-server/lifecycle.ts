@@ -1,6 +1,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
-import { accountClient } from "../shared/account-client";
+import { accountClient, credentialProblem } from "../shared/account-client";
 import { explain, explainWithQuota, isNotFound } from "../shared/explain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import { checkSettings, type DnsServerSettingsArgs, drift, effective, project, toServiceUpdate } from "./settings";
@@ -25,6 +25,10 @@ export async function check(_olds: DnsServerInputs, news: DnsServerInputs): Prom
     failures.push({ property: "deleteOnDestroy", reason: "deleteOnDestroy must be true or false" });
   }
   for (const [property, reason] of checkSettings(news.settings, isUnknown)) failures.push({ property, reason });
+  if (!containsUnknown(news.credentials)) {
+    const problem = await credentialProblem(news.credentials);
+    if (problem) failures.push(problem);
+  }
   if (!failures.length && !containsUnknown(news.credentials)) failures.push(...(await checkAgainstService(news)));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }

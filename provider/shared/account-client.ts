@@ -1,7 +1,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
 import { sharedClient } from "../../sdk/client/shared-session";
-import { ConfigError } from "../../sdk/errors";
+import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
 import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
 
@@ -67,4 +67,25 @@ export async function accountClient(credentials: ResourceCredentials | undefined
         ? { refreshToken: u.refreshToken }
         : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
   return sharedClient({ baseUrl: u.baseUrl, credentials: session });
+}
+
+/**
+ * For `check`: why this resource has no usable credentials (none anywhere, a missing profile…), as a
+ * check failure naming the property; undefined when they resolve. Runs no credential command.
+ */
+export async function credentialProblem(credentials: ResourceCredentials | undefined): Promise<{ property: string; reason: string } | undefined> {
+  try {
+    const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
+    const r = resolveCredentials([
+      ["args", args],
+      ["config", stackConfig],
+      ["environment", fromEnvironment()],
+    ], { apiKey: true });
+    if (isProblem(r)) return { property: r.property === "password" ? "credentials" : r.property, reason: r.reason };
+    if (r.mode === "profile") await usableCredentials(r);
+    return undefined;
+  } catch (err) {
+    if (err instanceof DnsAccountError) return { property: err.field ?? "credentials", reason: err.message };
+    throw err;
+  }
 }
