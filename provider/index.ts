@@ -25,6 +25,14 @@ try {
 
 export { Token } from "./token/token";
 export type { TokenArgs, TokenOutputs, TokenMode } from "./token/types";
+export { DnsServer } from "./dns-server/dns-server";
+export type { DnsServerArgs, DnsServerOutputs, DnsServerSettingsArgs } from "./dns-server/types";
+export { Device } from "./device/device";
+export type { DeviceArgs, DeviceOutputs, DeviceSettingsArgs, DeviceType } from "./device/types";
+export { DedicatedIpv4 } from "./dedicated-ipv4/dedicated-ipv4";
+export type { DedicatedIpv4Args, DedicatedIpv4Outputs } from "./dedicated-ipv4/types";
+export type { ResourceCredentials } from "./shared/account-client";
+export { getAccountLimits, getFilterLists, getParentalControlCategories, getWebServices } from "./lookups";
 export { type CredentialArgs, getAccessToken, getClient } from "./program";
 export { CONFIG_KEYS, ENV_KEYS } from "./credentials";
 export type { Client } from "../sdk/client/client";

@@ -132,6 +132,7 @@ export class Account {
   deviceView(d: Device): Record<string, unknown> {
     const host = `${d.id}.dns.emulator.invalid`;
     const adguard = (scheme: string, app: string): string => `${app}:add_dns_server?address=${encodeURIComponent(`${scheme}://${host}/dns-query`)}`;
+    const withAuth = `https://${d.id}:${encodeURIComponent(d.dohPassword)}@${host}/dns-query`;
     const ips = [{ ip_address: "192.0.2.53", type: "V4" }, { ip_address: "2001:db8::53", type: "V6" }];
     for (const [ip, device] of this.dedicatedIpv4) if (device === d.id) ips.push({ ip_address: ip, type: "V4" });
     return {
@@ -141,13 +142,16 @@ export class Account {
       dns_server_id: d.dns_server_id,
       dns_addresses: {
         dns_over_https_url: `https://${host}/dns-query`,
-        dns_over_https_with_auth_url: `https://${host}/dns-query/auth`,
+        // The with-auth addresses embed the device's DoH password, as the service's do: they are secrets.
+        dns_over_https_with_auth_url: withAuth,
         dns_over_tls_url: `tls://${host}`,
         dns_over_quic_url: `quic://${host}`,
         adguard_dns_over_https_url: adguard("https", "adguard"),
+        adguard_dns_over_https_with_auth_url: `adguard:add_dns_server?address=${encodeURIComponent(withAuth)}`,
         adguard_dns_over_tls_url: adguard("tls", "adguard"),
         adguard_dns_over_quic_url: adguard("quic", "adguard"),
         adguard_vpn_dns_over_https_url: adguard("https", "adguardvpn"),
+        adguard_vpn_dns_over_https_with_auth_url: `adguardvpn:add_dns_server?address=${encodeURIComponent(withAuth)}`,
         adguard_vpn_dns_over_tls_url: adguard("tls", "adguardvpn"),
         adguard_vpn_dns_over_quic_url: adguard("quic", "adguardvpn"),
         ip_addresses: ips,

@@ -64,12 +64,17 @@ describe("emulator: devices (v2 pages, settings, DoH password, mobileconfig, ded
     assert.equal((await call("GET", "/oapi/v1/devices/missing/settings")).status, 404);
   });
 
-  it("DoH password reset answers 200 and never shows the password", async () => {
-    const before = (await call("GET", `/oapi/v1/devices/${ids[1]}`)).bytes.toString();
+  it("DoH password reset answers 200 with no body; only the with-auth addresses carry (and change with) the password", async () => {
+    const before = (await call("GET", `/oapi/v1/devices/${ids[1]}`)).json.dns_addresses;
     const res = await call("PUT", `/oapi/v1/devices/${ids[1]}/doh_password/reset`);
     assert.equal(res.status, 200);
     assert.equal(res.bytes.length, 0);
-    assert.equal((await call("GET", `/oapi/v1/devices/${ids[1]}`)).bytes.toString(), before);
+    const after = (await call("GET", `/oapi/v1/devices/${ids[1]}`)).json.dns_addresses;
+    const password = (a: Record<string, string>) => new URL(a.dns_over_https_with_auth_url!).password;
+    assert.ok(password(before) && password(after) && password(before) !== password(after));
+    for (const [k, v] of Object.entries(after)) {
+      if (!k.endsWith("_with_auth_url")) assert.ok(!JSON.stringify(v).includes(password(after)), k);
+    }
     assert.equal((await call("PUT", "/oapi/v1/devices/missing/doh_password/reset")).status, 404);
   });
 

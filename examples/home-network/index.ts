@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { DedicatedIpv4, Device, DnsServer, getFilterLists } from "pulumi-dns-account";
+
+// Credentials come from stack config (dns-account:apiKey, or :username/:password) or DNS_ACCOUNT_*.
+const rules = readFileSync(path.join(__dirname, "rules.txt"), "utf8")
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line !== "" && !line.startsWith("!"));
+
+// Two filter lists: the service's main list and its first security list (looked up, not guessed).
+const filterListIds = getFilterLists().then((lists) => [
+  "adguard_dns_filter",
+  ...lists.filter((l) => l.tags.includes("purpose:security")).slice(0, 1).map((l) => l.filter_id),
+]);
+
+const home = new DnsServer("home", {
+  name: "Home",
+  settings: filterListIds.then((ids) => ({
+    protectionEnabled: true,
+    userRules: { enabled: true, rules },
+    filterLists: { enabled: true, ids },
+    blockedServices: ["tiktok", "roblox"],
+    parentalControl: {
+      enabled: true,
+      safeSearch: true,
+      // Screen time: the listed days are enabled with their window.
+      schedule: {
+        monday: { from: "07:00", to: "21:00" },
+        tuesday: { from: "07:00", to: "21:00" },
+        wednesday: { from: "07:00", to: "21:00" },
+        thursday: { from: "07:00", to: "21:00" },
+        friday: { from: "07:00", to: "22:30" },
+      },
+    },
+  })),
+});
+
+const laptop = new Device("laptop", { name: "Laptop", deviceType: "MAC", dnsServerId: home.serverId });
+const router = new Device("router", {
+  name: "Router",
+  deviceType: "ROUTER",
+  dnsServerId: home.serverId,
+  // Change the value to reset the router's DoH password.
+  dohPasswordKeepers: { rotated: "2026-11" },
+});
+const routerIp = new DedicatedIpv4("router-ip", { deviceId: router.deviceId });
+
+export const serverId = home.serverId;
+export const laptopDoh = laptop.dnsAddresses.apply((a) => a.dns_over_https_url);
+// These embed the DoH password: Device marks them secret, and so do these exports.
+export const laptopDohWithAuth = pulumi.secret(laptop.dnsAddressesWithAuth.apply((a) => a.dns_over_https_with_auth_url));
+export const routerDohWithAuth = pulumi.secret(router.dnsAddressesWithAuth.apply((a) => a.dns_over_https_with_auth_url));
+export const routerIpv4 = routerIp.ip;

@@ -1,0 +1,126 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { Client } from "../../sdk/client/client";
+import { accountClient, credentialProblem } from "../shared/account-client";
+import { explain, explainWithQuota, initFailed, isNotFound } from "../shared/explain";
+import { containsUnknown, isUnknown } from "../shared/unknown";
+import type { DedicatedIpv4Inputs, DedicatedIpv4Outputs } from "./types";
+
+/** Printed on delete: the service cannot release an address, so the quota does not come back. */
+export const KEPT_WARNING =
+  "DedicatedIpv4: the service has no release operation; the address was unlinked and stays allocated to the account (and counts against the dedicated_ipv4 limit)";
+
+/** Validates inputs; an adopted address must be one the account has (when the service is reachable). */
+export async function check(_olds: DedicatedIpv4Inputs, news: DedicatedIpv4Inputs): Promise<dynamic.CheckResult<DedicatedIpv4Inputs>> {
+  const failures: dynamic.CheckFailure[] = [];
+  for (const key of ["deviceId", "adopt"] as const) {
+    const v = news[key];
+    if (v !== undefined && !isUnknown(v) && (typeof v !== "string" || v === "")) failures.push({ property: key, reason: `${key} must be a non-empty string` });
+  }
+  if (!containsUnknown(news.credentials)) {
+    const problem = await credentialProblem(news.credentials);
+    if (problem) failures.push(problem);
+  }
+  if (!failures.length && typeof news.adopt === "string" && !isUnknown(news.adopt) && !containsUnknown(news.credentials)) {
+    try {
+      const client = await accountClient(news.credentials);
+      if (!(await find(client, news.adopt))) failures.push({ property: "adopt", reason: "adopt names no dedicated IPv4 address of this account" });
+    } catch {
+      // unreachable: create reports why
+    }
+  }
+  return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+/** A change of `deviceId` links or unlinks in place; only a change of `adopt` replaces. */
+export async function diff(_id: string, olds: DedicatedIpv4Outputs, news: DedicatedIpv4Inputs): Promise<dynamic.DiffResult> {
+  const replaces = (news.adopt ?? undefined) !== (olds.adopt ?? undefined) ? ["adopt"] : [];
+  const changes = replaces.length > 0 || (news.deviceId ?? undefined) !== (olds.deviceId ?? undefined);
+  return { changes, replaces, deleteBeforeReplace: false };
+}
+
+/** Allocates an address (or adopts one) and links it to `deviceId`. */
+export async function create(inputs: DedicatedIpv4Inputs): Promise<dynamic.CreateResult<DedicatedIpv4Outputs>> {
+  let client: Client;
+  let ip: string;
+  let linked: string | undefined;
+  try {
+    client = await accountClient(inputs.credentials);
+  } catch (err) {
+    throw explain("Allocating a dedicated IPv4 address failed", err);
+  }
+  try {
+    if (inputs.adopt !== undefined) {
+      const found = await find(client, inputs.adopt);
+      if (!found) throw new Error("adopt names no dedicated IPv4 address of this account");
+      ip = found.ip;
+      linked = found.device_id || undefined;
+    } else {
+      ip = (await client.dedicatedIpv4.allocate()).ip;
+    }
+  } catch (err) {
+    throw await explainWithQuota(inputs.adopt !== undefined ? "Adopting the dedicated IPv4 address failed" : "Allocating a dedicated IPv4 address failed", err, client);
+  }
+  const base = { ip, ...(inputs.adopt !== undefined ? { adopt: inputs.adopt } : {}), ...(inputs.credentials !== undefined ? { credentials: inputs.credentials } : {}) };
+  try {
+    linked = await relink(client, ip, linked, inputs.deviceId);
+  } catch (err) {
+    // The address exists and cannot be released: record it, unlinked, so the next `up` links it.
+    throw initFailed("Linking the dedicated IPv4 address failed", err, ip, { ...base, ...(linked ? { deviceId: linked } : {}) }, inputs);
+  }
+  return { id: ip, outs: { ...base, ...(linked ? { deviceId: linked } : {}) } };
+}
+
+/** Refresh: the address and the device it is linked to now; an address the account no longer has is gone. */
+export async function read(id: string, props: DedicatedIpv4Outputs): Promise<dynamic.ReadResult<DedicatedIpv4Outputs>> {
+  try {
+    const client = await accountClient(props.credentials);
+    const found = await find(client, props.ip ?? id);
+    if (!found) return {};
+    const { deviceId: _d, ...rest } = props;
+    return { id, props: { ...rest, ip: found.ip, ...(found.device_id ? { deviceId: found.device_id } : {}) } };
+  } catch (err) {
+    throw explain("Reading the dedicated IPv4 address failed", err);
+  }
+}
+
+/** Links to the new device, unlinking from the old one first. */
+export async function update(_id: string, olds: DedicatedIpv4Outputs, news: DedicatedIpv4Inputs): Promise<dynamic.UpdateResult<DedicatedIpv4Outputs>> {
+  try {
+    const client = await accountClient(news.credentials ?? olds.credentials);
+    const linked = await relink(client, olds.ip, olds.deviceId, news.deviceId);
+    const { deviceId: _d, credentials: _c, ...rest } = olds;
+    return { outs: { ...rest, ...(linked ? { deviceId: linked } : {}), ...(news.credentials !== undefined ? { credentials: news.credentials } : {}) } };
+  } catch (err) {
+    throw explain("Linking the dedicated IPv4 address failed", err);
+  }
+}
+
+/** Unlinks the address and leaves it allocated: the service cannot release it. */
+export async function remove(_id: string, props: DedicatedIpv4Outputs): Promise<void> {
+  try {
+    if (props.deviceId) {
+      const client = await accountClient(props.credentials);
+      await client.devices.unlinkDedicatedIpv4(props.deviceId, props.ip).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+    }
+    process.stderr.write(`warning: ${KEPT_WARNING}\n`);
+  } catch (err) {
+    throw explain("Unlinking the dedicated IPv4 address failed", err);
+  }
+}
+
+async function find(client: Client, ip: string): Promise<{ ip: string; device_id?: string } | undefined> {
+  return (await client.dedicatedIpv4.list()).find((a) => a.ip === ip);
+}
+
+async function relink(client: Client, ip: string, from: string | undefined, to: string | undefined): Promise<string | undefined> {
+  if (from === to) return to;
+  if (from) {
+    await client.devices.unlinkDedicatedIpv4(from, ip).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
+  }
+  if (to) await client.devices.linkDedicatedIpv4(to, ip);
+  return to;
+}

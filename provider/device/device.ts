@@ -1,0 +1,54 @@
+import * as pulumi from "@pulumi/pulumi";
+import provider = require("./provider");
+import type { DeviceArgs, DeviceSettingsArgs } from "./types";
+
+/**
+ * A device of the account. Renaming it, changing its type or moving it to another DNS server is an update,
+ * never a replacement; a change of `dohPasswordKeepers` resets its DoH password in place.
+ * `dnsAddressesWithAuth` embeds the DoH password and is a secret.
+ *
+ * @example
+ * ```ts
+ * const laptop = new Device("laptop", { name: "Laptop", deviceType: "MAC", dnsServerId: home.serverId });
+ * export const doh = laptop.dnsAddresses.apply((a) => a.dns_over_https_url);
+ * ```
+ */
+export class Device extends pulumi.dynamic.Resource {
+  /** The service's id of the device. */
+  declare public readonly deviceId: pulumi.Output<string>;
+  declare public readonly name: pulumi.Output<string>;
+  declare public readonly deviceType: pulumi.Output<string>;
+  declare public readonly dnsServerId: pulumi.Output<string>;
+  /** The managed settings as the service has them. */
+  declare public readonly settings: pulumi.Output<DeviceSettingsArgs | undefined>;
+  /** Plain DNS addresses by the service's field name (`dns_over_https_url`, …). */
+  declare public readonly dnsAddresses: pulumi.Output<Record<string, string>>;
+  /** The `*_with_auth_url` addresses, which embed the DoH password (secret). */
+  declare public readonly dnsAddressesWithAuth: pulumi.Output<Record<string, string>>;
+  /** Dedicated IPv4 addresses linked to the device. */
+  declare public readonly linkedIpv4: pulumi.Output<string[]>;
+
+  constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      provider,
+      name,
+      {
+        name: args.name,
+        deviceType: args.deviceType,
+        dnsServerId: args.dnsServerId,
+        settings: args.settings,
+        dohPasswordKeepers: args.dohPasswordKeepers,
+        adopt: args.adopt,
+        deleteOnDestroy: args.deleteOnDestroy,
+        credentials: args.credentials === undefined ? undefined : pulumi.secret(args.credentials),
+        deviceId: undefined,
+        dnsAddresses: undefined,
+        dnsAddressesWithAuth: undefined,
+        linkedIpv4: undefined,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["dnsAddressesWithAuth", "credentials"] }),
+      "dns-account",
+      "Device",
+    );
+  }
+}

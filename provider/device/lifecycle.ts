@@ -1,0 +1,204 @@
+import { isDeepStrictEqual } from "node:util";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { Client } from "../../sdk/client/client";
+import { accountClient, credentialProblem } from "../shared/account-client";
+import { explain, explainWithQuota, isNotFound } from "../shared/explain";
+import { containsUnknown, isUnknown } from "../shared/unknown";
+import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettingsArgs } from "./types";
+
+type Json = Record<string, unknown>;
+
+const SETTINGS: [keyof DeviceSettingsArgs, string][] = [
+  ["protectionEnabled", "protection_enabled"],
+  ["detectDohAuthOnly", "detect_doh_auth_only"],
+];
+
+/** Validates inputs; values unknown during preview are accepted. */
+export async function check(_olds: DeviceInputs, news: DeviceInputs): Promise<dynamic.CheckResult<DeviceInputs>> {
+  const failures: dynamic.CheckFailure[] = [];
+  const adopting = news.adopt !== undefined;
+  const required = (property: "name" | "deviceType" | "dnsServerId") => {
+    if (news[property] === undefined && !adopting) failures.push({ property, reason: `${property} is required (or adopt an existing device)` });
+  };
+  required("name");
+  required("deviceType");
+  required("dnsServerId");
+  const { name, deviceType, dnsServerId, settings, dohPasswordKeepers } = news;
+  if (name !== undefined && !isUnknown(name) && (typeof name !== "string" || name.length < 1 || name.length > 64)) {
+    failures.push({ property: "name", reason: "name must be 1 to 64 characters" });
+  }
+  if (deviceType !== undefined && !isUnknown(deviceType) && !(DEVICE_TYPES as readonly unknown[]).includes(deviceType)) {
+    failures.push({ property: "deviceType", reason: `deviceType must be one of ${DEVICE_TYPES.join(", ")}` });
+  }
+  if (dnsServerId !== undefined && !isUnknown(dnsServerId) && (typeof dnsServerId !== "string" || dnsServerId === "")) {
+    failures.push({ property: "dnsServerId", reason: "dnsServerId must be a DNS server id" });
+  }
+  if (settings !== undefined && !isUnknown(settings)) {
+    if (typeof settings !== "object" || settings === null || Array.isArray(settings)) failures.push({ property: "settings", reason: "settings must be an object" });
+    else {
+      for (const key of Object.keys(settings)) {
+        const v = (settings as Json)[key];
+        if (!SETTINGS.some(([k]) => k === key)) failures.push({ property: `settings.${key}`, reason: `settings.${key} is not a device setting` });
+        else if (!isUnknown(v) && typeof v !== "boolean") failures.push({ property: `settings.${key}`, reason: `settings.${key} must be true or false` });
+      }
+    }
+  }
+  if (dohPasswordKeepers !== undefined && !isUnknown(dohPasswordKeepers) && (typeof dohPasswordKeepers !== "object" || dohPasswordKeepers === null || Array.isArray(dohPasswordKeepers))) {
+    failures.push({ property: "dohPasswordKeepers", reason: "dohPasswordKeepers must be a map of strings" });
+  }
+  if (!containsUnknown(news.credentials)) {
+    const problem = await credentialProblem(news.credentials);
+    if (problem) failures.push(problem);
+  }
+  if (!failures.length && typeof news.adopt === "string" && !isUnknown(news.adopt) && !containsUnknown(news.credentials)) {
+    try {
+      const client = await accountClient(news.credentials);
+      await client.devices.get(news.adopt);
+    } catch (err) {
+      if (isNotFound(err)) failures.push({ property: "adopt", reason: "adopt names no device of this account" });
+    }
+  }
+  return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+/** Name, type, server, settings and DoH password keepers change in place; only a change of `adopt` replaces. */
+export async function diff(_id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<dynamic.DiffResult> {
+  const replaces = (news.adopt ?? undefined) !== (olds.adopt ?? undefined) ? ["adopt"] : [];
+  const changed: string[] = [];
+  for (const key of ["name", "deviceType", "dnsServerId"] as const) {
+    if (news[key] !== undefined && news[key] !== olds[key]) changed.push(key);
+  }
+  if (news.settings !== undefined && settingsDrift(news.settings, olds.settings ?? {})) changed.push("settings");
+  if (!isDeepStrictEqual(news.dohPasswordKeepers ?? {}, olds.dohPasswordKeepers ?? {})) changed.push("dohPasswordKeepers");
+  if ((news.deleteOnDestroy ?? false) !== olds.deleteOnDestroy) changed.push("deleteOnDestroy");
+  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** Creates the device (or adopts one) and applies the declared fields and settings. */
+export async function create(inputs: DeviceInputs): Promise<dynamic.CreateResult<DeviceOutputs>> {
+  let client: Client;
+  try {
+    client = await accountClient(inputs.credentials);
+  } catch (err) {
+    throw explain("Creating the device failed", err);
+  }
+  if (inputs.adopt !== undefined) {
+    try {
+      const found = await client.devices.get(inputs.adopt);
+      await apply(client, found.id, asOutputs(found), inputs);
+      return { id: found.id, outs: await state(client, found.id, inputs) };
+    } catch (err) {
+      throw explain("Adopting the device failed", err);
+    }
+  }
+  let id: string;
+  try {
+    const created = await client.devices.create({ name: inputs.name as string, device_type: inputs.deviceType as never, dns_server_id: inputs.dnsServerId as string });
+    id = created.id;
+  } catch (err) {
+    throw await explainWithQuota("Creating the device failed", err, client);
+  }
+  try {
+    if (inputs.settings !== undefined) await client.devices.updateSettings(id, toService(inputs.settings) as never);
+    return { id, outs: await state(client, id, inputs) };
+  } catch (err) {
+    await client.devices.remove(id).catch(() => undefined);
+    throw explain("Configuring the new device failed", err);
+  }
+}
+
+/** Refresh: what the service has now; a device deleted out of band is gone. */
+export async function read(id: string, props: DeviceOutputs): Promise<dynamic.ReadResult<DeviceOutputs>> {
+  try {
+    const client = await accountClient(props.credentials);
+    return { id, props: await state(client, id, props) };
+  } catch (err) {
+    if (isNotFound(err)) return {};
+    throw explain("Reading the device failed", err);
+  }
+}
+
+/** Renames, retypes, moves, re-applies settings and resets the DoH password when its keepers change. */
+export async function update(id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<dynamic.UpdateResult<DeviceOutputs>> {
+  try {
+    const client = await accountClient(news.credentials ?? olds.credentials);
+    await apply(client, id, olds, news);
+    if (!isDeepStrictEqual(news.dohPasswordKeepers ?? {}, olds.dohPasswordKeepers ?? {})) await client.devices.resetDohPassword(id);
+    return { outs: await state(client, id, news) };
+  } catch (err) {
+    throw explain("Updating the device failed", err);
+  }
+}
+
+/** Deletes the device, unless it was adopted without `deleteOnDestroy`. */
+export async function remove(id: string, props: DeviceOutputs): Promise<void> {
+  if (props.adopt !== undefined && !props.deleteOnDestroy) return;
+  try {
+    const client = await accountClient(props.credentials);
+    await client.devices.remove(id);
+  } catch (err) {
+    if (isNotFound(err)) return;
+    throw explain("Deleting the device failed", err);
+  }
+}
+
+async function apply(client: Client, id: string, current: Pick<DeviceOutputs, "name" | "deviceType" | "dnsServerId" | "settings">, inputs: DeviceInputs): Promise<void> {
+  const body: Json = {};
+  if (inputs.name !== undefined && inputs.name !== current.name) body.name = inputs.name;
+  if (inputs.deviceType !== undefined && inputs.deviceType !== current.deviceType) body.device_type = inputs.deviceType;
+  if (inputs.dnsServerId !== undefined && inputs.dnsServerId !== current.dnsServerId) body.dns_server_id = inputs.dnsServerId;
+  if (Object.keys(body).length) await client.devices.update(id, body as never);
+  if (inputs.settings !== undefined && settingsDrift(inputs.settings, current.settings ?? {})) {
+    await client.devices.updateSettings(id, toService(inputs.settings) as never);
+  }
+}
+
+function settingsDrift(declared: DeviceSettingsArgs, seen: DeviceSettingsArgs): boolean {
+  return SETTINGS.some(([k]) => declared[k] !== undefined && declared[k] !== seen[k]);
+}
+
+function toService(declared: DeviceSettingsArgs): Json {
+  const out: Json = {};
+  for (const [k, field] of SETTINGS) if (declared[k] !== undefined) out[field] = declared[k];
+  return out;
+}
+
+type LiveDevice = Awaited<ReturnType<Client["devices"]["get"]>>;
+
+function asOutputs(d: LiveDevice): Pick<DeviceOutputs, "name" | "deviceType" | "dnsServerId" | "settings"> {
+  const s = (d.settings ?? {}) as Json;
+  return {
+    name: d.name,
+    deviceType: d.device_type as DeviceOutputs["deviceType"],
+    dnsServerId: d.dns_server_id,
+    settings: { protectionEnabled: s.protection_enabled === true, detectDohAuthOnly: s.detect_doh_auth_only === true },
+  };
+}
+
+/** The resource's state: the device, its addresses (with-auth ones apart) and its linked dedicated IPv4s. */
+async function state(client: Client, id: string, inputs: DeviceInputs): Promise<DeviceOutputs> {
+  const [device, dedicated] = await Promise.all([client.devices.get(id), client.devices.dedicatedAddresses(id)]);
+  const base = asOutputs(device);
+  const plain: Record<string, string> = {};
+  const withAuth: Record<string, string> = {};
+  for (const [k, v] of Object.entries((device.dns_addresses ?? {}) as Json)) {
+    if (typeof v !== "string") continue;
+    (k.endsWith("_with_auth_url") ? withAuth : plain)[k] = v;
+  }
+  const managed: DeviceSettingsArgs = {};
+  if (inputs.settings !== undefined) for (const [k] of SETTINGS) if (inputs.settings[k] !== undefined) managed[k] = base.settings?.[k] as boolean;
+  return {
+    deviceId: device.id,
+    name: base.name,
+    deviceType: base.deviceType,
+    dnsServerId: base.dnsServerId,
+    ...(inputs.settings !== undefined ? { settings: managed } : {}),
+    dnsAddresses: plain,
+    dnsAddressesWithAuth: withAuth,
+    linkedIpv4: [...((dedicated as { ipv4?: string[] }).ipv4 ?? [])],
+    ...(inputs.dohPasswordKeepers !== undefined ? { dohPasswordKeepers: inputs.dohPasswordKeepers } : {}),
+    ...(inputs.adopt !== undefined ? { adopt: inputs.adopt } : {}),
+    deleteOnDestroy: inputs.deleteOnDestroy ?? false,
+    ...(inputs.credentials !== undefined ? { credentials: inputs.credentials } : {}),
+  };
+}

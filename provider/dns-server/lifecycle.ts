@@ -1,0 +1,191 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { Client } from "../../sdk/client/client";
+import { accountClient, credentialProblem } from "../shared/account-client";
+import { explain, explainWithQuota, isNotFound } from "../shared/explain";
+import { containsUnknown, isUnknown } from "../shared/unknown";
+import { checkSettings, type DnsServerSettingsArgs, drift, effective, project, toServiceUpdate } from "./settings";
+import type { DnsServerInputs, DnsServerOutputs } from "./types";
+
+type Json = Record<string, unknown>;
+type LiveServer = Awaited<ReturnType<Client["dnsServers"]["get"]>>;
+
+/** Validates inputs; values unknown during preview are accepted. Checks ids against the service when it is reachable. */
+export async function check(_olds: DnsServerInputs, news: DnsServerInputs): Promise<dynamic.CheckResult<DnsServerInputs>> {
+  const failures: dynamic.CheckFailure[] = [];
+  const { name, adopt, deleteOnDestroy } = news;
+  if (name === undefined) {
+    if (adopt === undefined) failures.push({ property: "name", reason: "name is required (or adopt an existing server)" });
+  } else if (!isUnknown(name) && (typeof name !== "string" || name.length < 1 || name.length > 64)) {
+    failures.push({ property: "name", reason: "name must be 1 to 64 characters" });
+  }
+  if (adopt !== undefined && !isUnknown(adopt) && (typeof adopt !== "string" || adopt === "")) {
+    failures.push({ property: "adopt", reason: 'adopt must be a DNS server id or "default"' });
+  }
+  if (deleteOnDestroy !== undefined && !isUnknown(deleteOnDestroy) && typeof deleteOnDestroy !== "boolean") {
+    failures.push({ property: "deleteOnDestroy", reason: "deleteOnDestroy must be true or false" });
+  }
+  for (const [property, reason] of checkSettings(news.settings, isUnknown)) failures.push({ property, reason });
+  if (!containsUnknown(news.credentials)) {
+    const problem = await credentialProblem(news.credentials);
+    if (problem) failures.push(problem);
+  }
+  if (!failures.length && !containsUnknown(news.credentials)) failures.push(...(await checkAgainstService(news)));
+  return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+/**
+ * The checks that need the service: the adopted server exists, and every filter list, web service and
+ * category id is one the service knows. Skipped when the service cannot be reached (create will say why).
+ */
+async function checkAgainstService(news: DnsServerInputs): Promise<dynamic.CheckFailure[]> {
+  let client: Client;
+  try {
+    client = await accountClient(news.credentials);
+  } catch {
+    return [];
+  }
+  const failures: dynamic.CheckFailure[] = [];
+  const s = news.settings ?? {};
+  const lookups: [string, readonly unknown[] | undefined, () => Promise<string[]>][] = [
+    ["settings.filterLists.ids", s.filterLists?.ids, async () => (await client.filterLists.list()).map((l) => l.filter_id)],
+    ["settings.blockedServices", s.blockedServices, async () => (await client.webServices.list()).map((w) => w.id)],
+    ["settings.blockedCategories", s.blockedCategories, async () => (await client.parentalControlCategories.list()).map((c) => c.id)],
+  ];
+  try {
+    if (typeof news.adopt === "string" && !isUnknown(news.adopt)) {
+      const found = await findServer(client, news.adopt);
+      if (!found) failures.push({ property: "adopt", reason: news.adopt === "default" ? "the account has no default DNS server" : "adopt names no DNS server of this account" });
+    }
+    for (const [property, ids, known] of lookups) {
+      if (!Array.isArray(ids) || containsUnknown(ids)) continue;
+      const valid = new Set(await known());
+      const bad = ids.filter((id) => !valid.has(id as string));
+      // Ids are public reference data (list and service names), not secrets: name them.
+      if (bad.length) failures.push({ property, reason: `${property}: unknown id ${bad.map((b) => JSON.stringify(b)).join(", ")}` });
+    }
+  } catch (err) {
+    if (isNotFound(err)) return failures;
+    return failures; // unreachable or not allowed: create reports it with the cause
+  }
+  return failures;
+}
+
+async function findServer(client: Client, adopt: string): Promise<LiveServer | undefined> {
+  if (adopt === "default") return (await client.dnsServers.list()).find((s) => s.default);
+  try {
+    return await client.dnsServers.get(adopt);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Update when the name or a managed setting differs from what the service had at the last read; replace only when `adopt` changes. */
+export async function diff(_id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<dynamic.DiffResult> {
+  const replaces = (news.adopt ?? undefined) !== (olds.adopt ?? undefined) ? ["adopt"] : [];
+  const changed: string[] = [];
+  if (news.name !== undefined && news.name !== olds.name) changed.push("name");
+  if (news.settings !== undefined) {
+    if (containsUnknown(news.settings)) changed.push("settings");
+    else changed.push(...drift(news.settings, olds.settings ?? {}));
+  }
+  if ((news.deleteOnDestroy ?? false) !== olds.deleteOnDestroy) changed.push("deleteOnDestroy");
+  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** Creates the server (or adopts one) and applies the declared name and settings. */
+export async function create(inputs: DnsServerInputs): Promise<dynamic.CreateResult<DnsServerOutputs>> {
+  let client: Client;
+  try {
+    client = await accountClient(inputs.credentials);
+  } catch (err) {
+    throw explain("Creating the DNS server failed", err);
+  }
+  if (inputs.adopt !== undefined) {
+    try {
+      const found = await findServer(client, inputs.adopt);
+      if (!found) throw new Error(`Adopting the DNS server failed: adopt names no DNS server of this account`);
+      await apply(client, found, inputs);
+      return { id: found.id, outs: await state(client, found.id, inputs) };
+    } catch (err) {
+      throw explain("Adopting the DNS server failed", err);
+    }
+  }
+  let created: LiveServer;
+  try {
+    created = await client.dnsServers.create({ name: inputs.name as string });
+  } catch (err) {
+    throw await explainWithQuota("Creating the DNS server failed", err, client);
+  }
+  try {
+    await apply(client, created, inputs);
+    return { id: created.id, outs: await state(client, created.id, inputs) };
+  } catch (err) {
+    // The engine records nothing for a failed create: do not leave a server no state knows about.
+    await client.dnsServers.remove(created.id).catch(() => undefined);
+    throw explain("Configuring the new DNS server failed", err);
+  }
+}
+
+/** Refresh: what the service has now. A server deleted out of band is gone (no id). */
+export async function read(id: string, props: DnsServerOutputs): Promise<dynamic.ReadResult<DnsServerOutputs>> {
+  try {
+    const client = await accountClient(props.credentials);
+    return { id, props: await state(client, id, { ...props, ...(props.settings ? { settings: props.settings } : {}) }) };
+  } catch (err) {
+    if (isNotFound(err)) return {};
+    throw explain("Reading the DNS server failed", err);
+  }
+}
+
+/** Renames and re-applies the managed settings in place. */
+export async function update(id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<dynamic.UpdateResult<DnsServerOutputs>> {
+  try {
+    const client = await accountClient(news.credentials ?? olds.credentials);
+    await apply(client, { id, name: olds.name } as LiveServer, news, olds.settings);
+    return { outs: await state(client, id, news) };
+  } catch (err) {
+    throw explain("Updating the DNS server failed", err);
+  }
+}
+
+/** Deletes the server; the service moves its devices to the default server. Adopted and default servers stay. */
+export async function remove(id: string, props: DnsServerOutputs): Promise<void> {
+  if (props.isDefault) return;
+  if (props.adopt !== undefined && !props.deleteOnDestroy) return;
+  try {
+    const client = await accountClient(props.credentials);
+    await client.dnsServers.remove(id);
+  } catch (err) {
+    if (isNotFound(err)) return;
+    throw explain("Deleting the DNS server failed", err);
+  }
+}
+
+/** Sends the name if it differs and the declared settings if any differ from `known` (or always, without it). */
+async function apply(client: Client, server: Pick<LiveServer, "id" | "name">, inputs: DnsServerInputs, known?: DnsServerSettingsArgs): Promise<void> {
+  if (inputs.name !== undefined && inputs.name !== server.name) await client.dnsServers.update(server.id, { name: inputs.name });
+  const declared = inputs.settings;
+  if (declared === undefined || Object.keys(declared).length === 0) return;
+  if (known !== undefined && drift(declared, known).length === 0) return;
+  const live = (await client.dnsServers.getSettings(server.id)) as unknown as Json;
+  if (drift(declared, project(declared, live)).length === 0) return;
+  await client.dnsServers.updateSettings(server.id, toServiceUpdate(declared, live) as never);
+}
+
+/** The resource's state: the server and its settings as the service has them now. */
+async function state(client: Client, id: string, inputs: DnsServerInputs): Promise<DnsServerOutputs> {
+  const [server, live] = await Promise.all([client.dnsServers.get(id), client.dnsServers.getSettings(id)]);
+  const settings = live as unknown as Json;
+  return {
+    serverId: server.id,
+    name: server.name,
+    isDefault: server.default === true,
+    devicesCount: server.devices_count ?? 0,
+    ...(inputs.settings !== undefined ? { settings: project(inputs.settings, settings) } : {}),
+    effectiveSettings: effective(settings),
+    ...(inputs.adopt !== undefined ? { adopt: inputs.adopt } : {}),
+    deleteOnDestroy: inputs.deleteOnDestroy ?? false,
+    ...(inputs.credentials !== undefined ? { credentials: inputs.credentials } : {}),
+  };
+}

@@ -1,0 +1,91 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { Client } from "../../sdk/client/client";
+import { sharedClient } from "../../sdk/client/shared-session";
+import { ConfigError, DnsAccountError } from "../../sdk/errors";
+import type { SessionCredentials } from "../../sdk/session";
+import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
+
+/**
+ * Credentials one account resource may carry: a Token's outputs (`{ baseUrl, refreshToken }`) or an API
+ * key. Kept in state as a secret. Without them, the resource uses stack config, then the environment.
+ */
+export interface ResourceCredentials {
+  /** Base address of the service. */
+  baseUrl?: string;
+  /** A refresh token, e.g. a Token's `refreshToken` output. */
+  refreshToken?: string;
+  /** An API key from the service's dashboard. */
+  apiKey?: string;
+}
+
+/** Stack config read by `configure()` in the provider host; never serialized. */
+let stackConfig: CredentialFields = {};
+
+/**
+ * Reads the stack config (`dns-account:*`) in the provider host; every account resource's provider calls
+ * it from its own `configure`.
+ */
+export async function configure(req: dynamic.ConfigureRequest): Promise<void> {
+  stackConfig = fromConfig((key) => {
+    try {
+      return req.config.get(key);
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+/**
+ * The API client of an account resource: its `credentials` input, then stack config, then the
+ * environment (profiles and credential commands included). One shared session per process and
+ * credential, so an `up` of many resources logs in once.
+ *
+ * @example
+ * ```ts
+ * const client = await accountClient(inputs.credentials);
+ * const server = await client.dnsServers.get(id);
+ * ```
+ */
+export async function accountClient(credentials: ResourceCredentials | undefined): Promise<Client> {
+  const args: CredentialFields = {
+    baseUrl: credentials?.baseUrl,
+    refreshToken: credentials?.refreshToken,
+    apiKey: credentials?.apiKey,
+  };
+  const r = resolveCredentials([
+    ["args", args],
+    ["config", stackConfig],
+    ["environment", fromEnvironment()],
+  ], { apiKey: true });
+  if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property === "password" ? "credentials" : r.property });
+  const u = await usableCredentials(r);
+  if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey });
+  const session: SessionCredentials =
+    u.mode === "password"
+      ? { username: u.username, password: u.password, ...(u.mfaToken ? { mfaToken: u.mfaToken } : {}) }
+      : u.mode === "refreshToken"
+        ? { refreshToken: u.refreshToken }
+        : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
+  return sharedClient({ baseUrl: u.baseUrl, credentials: session });
+}
+
+/**
+ * For `check`: why this resource has no usable credentials (none anywhere, a missing profile…), as a
+ * check failure naming the property; undefined when they resolve. Runs no credential command.
+ */
+export async function credentialProblem(credentials: ResourceCredentials | undefined): Promise<{ property: string; reason: string } | undefined> {
+  try {
+    const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
+    const r = resolveCredentials([
+      ["args", args],
+      ["config", stackConfig],
+      ["environment", fromEnvironment()],
+    ], { apiKey: true });
+    if (isProblem(r)) return { property: r.property === "password" ? "credentials" : r.property, reason: r.reason };
+    if (r.mode === "profile") await usableCredentials(r);
+    return undefined;
+  } catch (err) {
+    if (err instanceof DnsAccountError) return { property: err.field ?? "credentials", reason: err.message };
+    throw err;
+  }
+}

@@ -1,0 +1,56 @@
+import type { Client } from "../../sdk/client/client";
+import { DnsAccountError, QuotaError } from "../../sdk/errors";
+
+/**
+ * An error as the engine shows it: what failed, the stable code, the message and the service's field
+ * complaints by name. Messages of this package carry no secret, so nothing here can leak one; anything
+ * that is not ours keeps only its message.
+ *
+ * @example
+ * ```ts
+ * try { await client.dnsServers.create(body); } catch (err) { throw explain("Creating the DNS server failed", err); }
+ * ```
+ */
+export function explain(action: string, err: unknown): Error {
+  if (err instanceof DnsAccountError) {
+    const fields = err.fields?.length ? ` [${err.fields.map((f) => `${f.field}: ${f.errorCode}`).join(", ")}]` : "";
+    const e = new Error(`${action}: ${err.code}: ${err.message}${err.field ? ` (${err.field})` : ""}${fields}`);
+    Object.defineProperty(e, "code", { value: err.code, enumerable: false });
+    return e;
+  }
+  return err instanceof Error ? err : new Error(`${action} failed`);
+}
+
+/** True for the service's "no such object" answer. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof DnsAccountError && err.status === 404;
+}
+
+/**
+ * A create that made an object but could not finish: the engine records `outs` under `id` (the dynamic
+ * provider host's partial-state path) so nothing the service holds is left outside every state, and the
+ * next `up` finishes the job with an update.
+ */
+export function initFailed(action: string, err: unknown, id: string, outs: object, inputs: object): Error {
+  const e = explain(action, err);
+  const provider = (inputs as Record<string, unknown>).__provider;
+  Object.assign(e, { id, properties: { ...outs, ...(provider !== undefined ? { __provider: provider } : {}) }, reasons: [e.message] });
+  return e;
+}
+
+/**
+ * Like {@link explain}, and for a used-up quota also says how much of it is used, from
+ * `account.limits()` (best effort: the error stands without it).
+ */
+export async function explainWithQuota(action: string, err: unknown, client: Client): Promise<Error> {
+  const e = explain(action, err);
+  if (!(err instanceof QuotaError)) return e;
+  try {
+    const limits = (await client.account.limits()) as unknown as Record<string, { used?: unknown; limit?: unknown } | undefined>;
+    const q = limits[err.limit];
+    if (q && typeof q.used === "number" && typeof q.limit === "number") e.message += ` (${err.limit}: ${q.used} used of ${q.limit})`;
+  } catch {
+    // the quota's name is in the message already
+  }
+  return e;
+}
