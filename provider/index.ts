@@ -1,12 +1,13 @@
 /**
- * The Pulumi side of pulumi-dns-account: the {@link Token} resource, {@link getAccessToken} and
+ * The Pulumi side of pulumi-dns-account: the {@link Token} resource, the account resources
+ * ({@link DnsServer}, {@link Device}, {@link DedicatedIpv4}), lookups, {@link getAccessToken} and
  * {@link getClient}.
  *
  * @example
  * ```ts
- * import { Token, getClient } from "pulumi-dns-account";
+ * import { DnsServer, Token } from "pulumi-dns-account";
  * const token = new Token("ci", { keepers: { quarter: "2026-Q4" } });
- * export const limits = token.client().apply((c) => c.account.limits());
+ * new DnsServer("home", { name: "Home", settings: { blockedServices: ["tiktok"] } });
  * ```
  * @packageDocumentation
  */

@@ -7,7 +7,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import * as lifecycle from "./lifecycle";
 import type { DedicatedIpv4Inputs, DedicatedIpv4Outputs } from "./types";
 
-export { configure } from "../shared/account-client";
+export { configure } from "../shared/stack-config";
 
 export function check(olds: DedicatedIpv4Inputs, news: DedicatedIpv4Inputs): Promise<dynamic.CheckResult<DedicatedIpv4Inputs>> {
   return lifecycle.check(olds, news);

@@ -7,7 +7,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import * as lifecycle from "./lifecycle";
 import type { DeviceInputs, DeviceOutputs } from "./types";
 
-export { configure } from "../shared/account-client";
+export { configure } from "../shared/stack-config";
 
 export function check(olds: DeviceInputs, news: DeviceInputs): Promise<dynamic.CheckResult<DeviceInputs>> {
   return lifecycle.check(olds, news);

@@ -7,7 +7,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import * as lifecycle from "./lifecycle";
 import type { DnsServerInputs, DnsServerOutputs } from "./types";
 
-export { configure } from "../shared/account-client";
+export { configure } from "../shared/stack-config";
 
 export function check(olds: DnsServerInputs, news: DnsServerInputs): Promise<dynamic.CheckResult<DnsServerInputs>> {
   return lifecycle.check(olds, news);

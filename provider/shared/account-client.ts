@@ -1,9 +1,9 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
 import { sharedClient } from "../../sdk/client/shared-session";
 import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
-import { type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
+import { type CredentialFields, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
+import { insecure, stackConfig } from "./stack-config";
 
 /**
  * Credentials one account resource may carry: a Token's outputs (`{ baseUrl, refreshToken }`) or an API
@@ -16,23 +16,6 @@ export interface ResourceCredentials {
   refreshToken?: string;
   /** An API key from the service's dashboard. */
   apiKey?: string;
-}
-
-/** Stack config read by `configure()` in the provider host; never serialized. */
-let stackConfig: CredentialFields = {};
-
-/**
- * Reads the stack config (`dns-account:*`) in the provider host; every account resource's provider calls
- * it from its own `configure`.
- */
-export async function configure(req: dynamic.ConfigureRequest): Promise<void> {
-  stackConfig = fromConfig((key) => {
-    try {
-      return req.config.get(key);
-    } catch {
-      return undefined;
-    }
-  });
 }
 
 /**
@@ -54,19 +37,19 @@ export async function accountClient(credentials: ResourceCredentials | undefined
   };
   const r = resolveCredentials([
     ["args", args],
-    ["config", stackConfig],
+    ["config", stackConfig()],
     ["environment", fromEnvironment()],
   ], { apiKey: true });
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property === "password" ? "credentials" : r.property });
   const u = await usableCredentials(r);
-  if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey });
+  if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey, ...insecure() });
   const session: SessionCredentials =
     u.mode === "password"
       ? { username: u.username, password: u.password, ...(u.mfaToken ? { mfaToken: u.mfaToken } : {}) }
       : u.mode === "refreshToken"
         ? { refreshToken: u.refreshToken }
         : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
-  return sharedClient({ baseUrl: u.baseUrl, credentials: session });
+  return sharedClient({ baseUrl: u.baseUrl, credentials: session, ...insecure() });
 }
 
 /**
@@ -78,7 +61,7 @@ export async function credentialProblem(credentials: ResourceCredentials | undef
     const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
     const r = resolveCredentials([
       ["args", args],
-      ["config", stackConfig],
+      ["config", stackConfig()],
       ["environment", fromEnvironment()],
     ], { apiKey: true });
     if (isProblem(r)) return { property: r.property === "password" ? "credentials" : r.property, reason: r.reason };

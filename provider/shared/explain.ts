@@ -4,17 +4,17 @@ import { DnsAccountError, QuotaError } from "../../sdk/errors";
 /**
  * An error as the engine shows it: what failed, the stable code, the message and the service's field
  * complaints by name. Messages of this package carry no secret, so nothing here can leak one; anything
- * that is not ours keeps only its message.
+ * that is not ours keeps only its message. `hint` says what to do next.
  *
  * @example
  * ```ts
  * try { await client.dnsServers.create(body); } catch (err) { throw explain("Creating the DNS server failed", err); }
  * ```
  */
-export function explain(action: string, err: unknown): Error {
+export function explain(action: string, err: unknown, hint?: string): Error {
   if (err instanceof DnsAccountError) {
     const fields = err.fields?.length ? ` [${err.fields.map((f) => `${f.field}: ${f.errorCode}`).join(", ")}]` : "";
-    const e = new Error(`${action}: ${err.code}: ${err.message}${err.field ? ` (${err.field})` : ""}${fields}`);
+    const e = new Error(`${action}: ${err.code}: ${err.message}${err.field ? ` (${err.field})` : ""}${fields}${hint ? `; ${hint}` : ""}`);
     Object.defineProperty(e, "code", { value: err.code, enumerable: false });
     return e;
   }

@@ -1,15 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { explain } from "../shared/explain";
+import { insecure, stackConfig } from "../shared/stack-config";
+import { isUnknown } from "../shared/unknown";
 import { ConfigError, DnsAccountError, InvalidCredentialsError, InvalidGrantError, MfaRequiredError, ProtocolError } from "../../sdk/errors";
 import { refreshToken, tokenRequest } from "../../sdk/auth/grants";
 import { revokeToken } from "../../sdk/auth/revoke";
 import { parseTokenResponse, type TokenSet } from "../../sdk/auth/token-response";
 import { type RawResponse, resolveBaseUrl } from "../../sdk/http/transport";
 import {
-  allowInsecureHttpFrom,
   type CredentialFields,
   type CredentialSource,
-  fromConfig,
   fromEnvironment,
   isProblem,
   resolveCredentials,
@@ -17,35 +18,9 @@ import {
 } from "../credentials";
 import type { TokenInputs, TokenOutputs } from "./types";
 
-/** The value the engine sends for a property that is not known yet (during preview). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { configure } from "../shared/stack-config";
 
 const DAY_SECONDS = 86_400;
-
-/** Stack config read by `configure()` in the provider host; never serialized. */
-let stackConfig: CredentialFields = {};
-/** `dns-account:allowInsecureHttp` (or DNS_ACCOUNT_ALLOW_INSECURE_HTTP), spread into every token call. */
-let insecure: { allowInsecureHttp?: true } = {};
-
-/**
- * Reads the stack config (`dns-account:*`) in the provider host. Called once per host process by the
- * dynamic-provider host before any other method.
- */
-export async function configure(req: dynamic.ConfigureRequest): Promise<void> {
-  const get = (key: string): string | undefined => {
-    try {
-      return req.config.get(key);
-    } catch {
-      return undefined;
-    }
-  };
-  stackConfig = fromConfig(get);
-  insecure = allowInsecureHttpFrom(get) ? { allowInsecureHttp: true } : {};
-}
-
-function isUnknown(v: unknown): boolean {
-  return v === UNKNOWN;
-}
 
 function credentialSources(inputs: TokenInputs): [CredentialSource, CredentialFields][] {
   const args: CredentialFields = {
@@ -59,7 +34,7 @@ function credentialSources(inputs: TokenInputs): [CredentialSource, CredentialFi
   };
   return [
     ["args", args],
-    ["config", stackConfig],
+    ["config", stackConfig()],
     ["environment", fromEnvironment()],
   ];
 }
@@ -93,7 +68,7 @@ export async function check(_olds: TokenInputs, news: TokenInputs): Promise<dyna
     const sources = credentialSources(news);
     const baseUrl = sources.map(([, s]) => s.baseUrl).find((v) => typeof v === "string" && v !== "");
     try {
-      resolveBaseUrl(baseUrl, Boolean(insecure.allowInsecureHttp));
+      resolveBaseUrl(baseUrl, Boolean(insecure().allowInsecureHttp));
     } catch (err) {
       failures.push({ property: "baseUrl", reason: (err as Error).message });
     }
@@ -140,16 +115,6 @@ const MFA_HINT =
   "every new token (including a rotation or replacement) is a password login, and a two-factor account needs a fresh single-use code for it: " +
   "set a fresh code with `pulumi config set --secret dns-account:mfaToken <code>` (or the mfaToken argument) and run again";
 
-/** Errors as the engine shows them: the stable code first. Messages carry no secret. */
-function explain(action: string, err: unknown, hint?: string): Error {
-  if (err instanceof DnsAccountError) {
-    const e = new Error(`${action}: ${err.code}: ${err.message}${err.field ? ` (${err.field})` : ""}${hint ? `; ${hint}` : ""}`);
-    Object.defineProperty(e, "code", { value: err.code, enumerable: false });
-    return e;
-  }
-  return err instanceof Error ? err : new Error(`${action} failed`);
-}
-
 /**
  * The settings part of the outputs. `revokeOnDelete` defaults to true for a password login only: an
  * adopted refresh token (args, config, environment, a CLI profile or a credential command) belongs to
@@ -191,7 +156,7 @@ function mintedRefreshToken(res: RawResponse): string | undefined {
 async function revokeOrphan(baseUrl: string, token: string | undefined, err: unknown): Promise<unknown> {
   if (token === undefined) return err;
   try {
-    await revokeToken({ baseUrl, refreshToken: token, ...insecure });
+    await revokeToken({ baseUrl, refreshToken: token, ...insecure() });
     return err;
   } catch {
     const e = explain("Creating the token failed", err);
@@ -207,7 +172,7 @@ async function revokeOrphan(baseUrl: string, token: string | undefined, err: unk
 async function login(creds: { baseUrl: string; username: string; password: string; mfaToken?: string }): Promise<TokenSet & { refreshToken: string }> {
   const form: Record<string, string> = { username: creds.username, password: creds.password };
   if (creds.mfaToken) form.mfa_token = creds.mfaToken;
-  const res = await tokenRequest("password", form, { baseUrl: creds.baseUrl, ...insecure });
+  const res = await tokenRequest("password", form, { baseUrl: creds.baseUrl, ...insecure() });
   try {
     return parseTokenResponse(res, { grant: "password" }) as TokenSet & { refreshToken: string };
   } catch (err) {
@@ -228,7 +193,7 @@ export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<
   let creds: Awaited<ReturnType<typeof resolve>>["creds"] | undefined;
   try {
     creds = (await resolve(inputs)).creds;
-    const set = creds.mode === "password" ? await login(creds) : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken, ...insecure });
+    const set = creds.mode === "password" ? await login(creds) : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken, ...insecure() });
     try {
       const outs = withTokens(
         {
@@ -334,7 +299,7 @@ export async function update(_id: string, olds: TokenOutputs, news: TokenInputs)
   const kept = { ...withoutSettings(olds), ...settings(news, olds.mode === "password") };
   if (!needsRenewal(olds, news.renewBeforeSeconds, Date.now())) return { outs: kept };
   try {
-    const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken, ...insecure });
+    const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken, ...insecure() });
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = kept;
     return { outs: withTokens(base, set) };
   } catch (err) {
@@ -358,7 +323,7 @@ function isDefiniteRevocation(err: unknown): boolean {
 export async function read(id: string, props: TokenOutputs): Promise<dynamic.ReadResult<TokenOutputs>> {
   if (!props?.refreshToken) return {};
   try {
-    const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure });
+    const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure() });
     if (set.refreshToken === props.refreshToken && !needsRenewal(props, props.renewBeforeSeconds, Date.now())) return { id, props };
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = props;
     return { id, props: withTokens(base, set) };
@@ -372,7 +337,7 @@ export async function read(id: string, props: TokenOutputs): Promise<dynamic.Rea
 export async function remove(_id: string, props: TokenOutputs): Promise<void> {
   if (props?.revokeOnDelete === false || !props?.refreshToken) return;
   try {
-    await revokeToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure });
+    await revokeToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure() });
   } catch (err) {
     throw explain("Revoking the token failed", err);
   }
