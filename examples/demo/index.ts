@@ -1,5 +1,6 @@
 /**
- * `npm run demo`: the Token lifecycle against a local emulator, each step printed with secrets masked.
+ * `npm run demo`: the Token lifecycle, then an account kept as code (a DNS server, a device, a dedicated
+ * IPv4), against a local emulator, each step printed with secrets masked.
  *
  * Without the pulumi CLI it drives `@pulumi/pulumi/cmd/dynamic-provider` (the host `pulumi up` launches
  * for dynamic providers) over gRPC, as the engine would: create, renew, rotate, out-of-band revoke then
@@ -11,7 +12,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator, startProviderHost } from "../../emulator";
-import { redact } from "../../sdk";
+import { createClient, redact } from "../../sdk";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const USER = { username: "user@example.com", password: "emulator-password" };
@@ -73,9 +74,57 @@ async function withHost(emu: Emulator): Promise<void> {
 
     await host.delete(token.id, URN, token.properties);
     step(`Destroy: revoked ${token.id} (token calls: ${emu.stats.tokenCalls}, revoke calls: ${emu.stats.revokeCalls})`);
+
+    await accountAsCode(host, emu);
   } finally {
     await host.close();
   }
+}
+
+type Host = Awaited<ReturnType<typeof startProviderHost>>;
+
+/** The account resources: create, change in place, drift from a dashboard edit and its repair, adoption, destroy. */
+async function accountAsCode(host: Host, emu: Emulator): Promise<void> {
+  const provider = (resource: string) => `exports.handler = () => require(${JSON.stringify(path.join(ROOT, "dist", "provider", resource, "provider.js"))});\n`;
+  const urn = (type: string, name: string) => `urn:pulumi:demo::dns-account::pulumi-nodejs:dynamic/dns-account:${type}::${name}`;
+  const server = { __provider: provider("dns-server"), name: "Home", settings: { userRules: { enabled: true, rules: ["||ads.example^"] }, blockedServices: ["tiktok"], blockTtlSeconds: 60 } };
+  const home = await host.create(urn("DnsServer", "home"), server);
+  step(`Create DnsServer ${home.id} "Home": rules ${JSON.stringify(server.settings.userRules.rules)}, blocked services ${JSON.stringify(server.settings.blockedServices)}`);
+  const device = { __provider: provider("device"), name: "Laptop", deviceType: "MAC", dnsServerId: home.id };
+  const laptop = await host.create(urn("Device", "laptop"), device);
+  const withAuth = Object.keys(laptop.properties.dnsAddressesWithAuth as Record<string, string>).length;
+  step(`Create Device ${laptop.id} on it: DoH ${(laptop.properties.dnsAddresses as Record<string, string>).dns_over_https_url} (${withAuth} with-auth addresses kept as secrets)`);
+  const address = { __provider: provider("dedicated-ipv4"), deviceId: laptop.id };
+  const ip = await host.create(urn("DedicatedIpv4", "laptop-ip"), address);
+  step(`Create DedicatedIpv4 ${ip.id}, linked to ${laptop.id}`);
+
+  const moreRules = { ...server, settings: { ...server.settings, userRules: { enabled: true, rules: ["||ads.example^", "@@||allowed.example^"] } } };
+  const ruleDiff = await host.diff(home.id, urn("DnsServer", "home"), home.properties, moreRules);
+  let state = (await host.update(home.id, urn("DnsServer", "home"), home.properties, moreRules)).properties;
+  step(`Add a user rule: diff ${ruleDiff.changes}, replaces ${ruleDiff.replaces.length ? ruleDiff.replaces.join(", ") : "none"}; updated in place`);
+
+  const dashboard = createClient({ baseUrl: emu.url, credentials: USER });
+  try {
+    await dashboard.dnsServers.updateSettings(home.id, { block_ttl_seconds: 3600, ip_log_enabled: false } as never);
+    step("Someone edits the server in the dashboard: block TTL 3600 (managed here) and IP logging off (not managed here)");
+    const read = await host.read(home.id, urn("DnsServer", "home"), state);
+    const drift = await host.diff(home.id, urn("DnsServer", "home"), read.properties, moreRules);
+    step(`Refresh: blockTtlSeconds is now ${(read.properties.settings as Record<string, unknown>).blockTtlSeconds}; diff against the program: ${drift.changes}`);
+    state = (await host.update(home.id, urn("DnsServer", "home"), read.properties, moreRules)).properties;
+    const live = (await dashboard.dnsServers.getSettings(home.id)) as unknown as Record<string, unknown>;
+    step(`Up repairs the drift: block TTL ${live.block_ttl_seconds as number} again; IP logging left ${live.ip_log_enabled ? "on" : "off"}, as the dashboard set it`);
+  } finally {
+    await dashboard.close();
+  }
+
+  const adopted = await host.create(urn("DnsServer", "default"), { __provider: provider("dns-server"), adopt: "default", settings: { blockChromePrefetch: true } });
+  step(`Adopt the default server ${adopted.id} (adopt: "default"): its declared setting applied, nothing created`);
+
+  await host.delete(ip.id, urn("DedicatedIpv4", "laptop-ip"), ip.properties);
+  await host.delete(laptop.id, urn("Device", "laptop"), laptop.properties);
+  await host.delete(home.id, urn("DnsServer", "home"), state);
+  await host.delete(adopted.id, urn("DnsServer", "default"), adopted.properties);
+  step(`Destroy: deleted the device and the server; ${ip.id} unlinked and still allocated (the service cannot release it); the default server left in place`);
 }
 
 function hasPulumi(): boolean {

@@ -6,7 +6,7 @@ import { _repoRoot } from "../support/helpers";
 
 describe("npm run demo", function () {
   this.timeout(60_000);
-  it("drives the Token lifecycle through the dynamic-provider host and prints no secret", async () => {
+  it("drives the Token lifecycle and an account as code through the dynamic-provider host and prints no secret", async () => {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(_repoRoot(), "dist", "examples", "demo", "index.js")], {
       env: { ...process.env, DNS_ACCOUNT_DEMO_HOST: "1" },
     });
@@ -19,6 +19,14 @@ describe("npm run demo", function () {
       /^6\. Out-of-band revoke, then refresh: the resource is gone$/m,
       /^7\. Recreate tok-/m,
       /^8\. Destroy: revoked tok-\w+ \(token calls: 5, revoke calls: 2\)$/m,
+      /^9\. Create DnsServer \S+ "Home"/m,
+      /^10\. Create Device \S+ on it: DoH https:\/\/\S+ \(\d+ with-auth addresses kept as secrets\)$/m,
+      /^11\. Create DedicatedIpv4 [\d.]+, linked to /m,
+      /^12\. Add a user rule: diff some, replaces none; updated in place$/m,
+      /^14\. Refresh: blockTtlSeconds is now 3600; diff against the program: some$/m,
+      /^15\. Up repairs the drift: block TTL 60 again; IP logging left off, as the dashboard set it$/m,
+      /^16\. Adopt the default server \S+ \(adopt: "default"\)/m,
+      /^17\. Destroy: deleted the device and the server; [\d.]+ unlinked and still allocated/m,
       /^Demo finished\.$/m,
     ]) {
       assert.match(stdout, text);
