@@ -1,8 +1,8 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
-import { accountClient, credentialProblem } from "../shared/account-client";
+import { accountClient, serviceChecks } from "../shared/account-client";
 import { explain, explainWithQuota, initFailed, isNotFound } from "../shared/explain";
-import { containsUnknown, isUnknown } from "../shared/unknown";
+import { isUnknown } from "../shared/unknown";
 import type { DedicatedIpv4Inputs, DedicatedIpv4Outputs } from "./types";
 
 /** Printed on delete: the service cannot release an address, so the quota does not come back. */
@@ -16,18 +16,7 @@ export async function check(_olds: DedicatedIpv4Inputs, news: DedicatedIpv4Input
     const v = news[key];
     if (v !== undefined && !isUnknown(v) && (typeof v !== "string" || v === "")) failures.push({ property: key, reason: `${key} must be a non-empty string` });
   }
-  if (!containsUnknown(news.credentials)) {
-    const problem = await credentialProblem(news.credentials);
-    if (problem) failures.push(problem);
-  }
-  if (!failures.length && typeof news.adopt === "string" && !isUnknown(news.adopt) && !containsUnknown(news.credentials)) {
-    try {
-      const client = await accountClient(news.credentials);
-      if (!(await find(client, news.adopt))) failures.push({ property: "adopt", reason: "adopt names no dedicated IPv4 address of this account" });
-    } catch {
-      // unreachable: create reports why
-    }
-  }
+  failures.push(...(await serviceChecks(news, failures.length > 0, { what: "dedicated IPv4 address", exists: async (client, ip) => Boolean(await find(client, ip)) })));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 

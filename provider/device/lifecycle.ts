@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
-import { accountClient, credentialProblem } from "../shared/account-client";
+import { accountClient, serviceChecks } from "../shared/account-client";
 import { explain, explainWithQuota, isNotFound } from "../shared/explain";
-import { containsUnknown, isUnknown } from "../shared/unknown";
+import { isUnknown } from "../shared/unknown";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettingsArgs } from "./types";
 
 type Json = Record<string, unknown>;
@@ -46,18 +46,8 @@ export async function check(_olds: DeviceInputs, news: DeviceInputs): Promise<dy
   if (dohPasswordKeepers !== undefined && !isUnknown(dohPasswordKeepers) && (typeof dohPasswordKeepers !== "object" || dohPasswordKeepers === null || Array.isArray(dohPasswordKeepers))) {
     failures.push({ property: "dohPasswordKeepers", reason: "dohPasswordKeepers must be a map of strings" });
   }
-  if (!containsUnknown(news.credentials)) {
-    const problem = await credentialProblem(news.credentials);
-    if (problem) failures.push(problem);
-  }
-  if (!failures.length && typeof news.adopt === "string" && !isUnknown(news.adopt) && !containsUnknown(news.credentials)) {
-    try {
-      const client = await accountClient(news.credentials);
-      await client.devices.get(news.adopt);
-    } catch (err) {
-      if (isNotFound(err)) failures.push({ property: "adopt", reason: "adopt names no device of this account" });
-    }
-  }
+  const exists = async (client: Client, id: string) => client.devices.get(id).then(() => true, (err: unknown) => (isNotFound(err) ? false : Promise.reject(err)));
+  failures.push(...(await serviceChecks(news, failures.length > 0, { what: "device", exists })));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 

@@ -1,6 +1,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Client } from "../../sdk/client/client";
-import { accountClient, credentialProblem } from "../shared/account-client";
+import { accountClient, serviceChecks } from "../shared/account-client";
 import { explain, explainWithQuota, isNotFound } from "../shared/explain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import { checkSettings, type DnsServerSettingsArgs, drift, effective, project, toServiceUpdate } from "./settings";
@@ -25,47 +25,23 @@ export async function check(_olds: DnsServerInputs, news: DnsServerInputs): Prom
     failures.push({ property: "deleteOnDestroy", reason: "deleteOnDestroy must be true or false" });
   }
   for (const [property, reason] of checkSettings(news.settings, isUnknown)) failures.push({ property, reason });
-  if (!containsUnknown(news.credentials)) {
-    const problem = await credentialProblem(news.credentials);
-    if (problem) failures.push(problem);
-  }
-  if (!failures.length && !containsUnknown(news.credentials)) failures.push(...(await checkAgainstService(news)));
+  failures.push(...(await serviceChecks(news, failures.length > 0, { what: "DNS server", exists: async (client, adopt) => Boolean(await findServer(client, adopt)), more: (client) => knownIds(client, news.settings ?? {}) })));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 
-/**
- * The checks that need the service: the adopted server exists, and every filter list, web service and
- * category id is one the service knows. Skipped when the service cannot be reached (create will say why).
- */
-async function checkAgainstService(news: DnsServerInputs): Promise<dynamic.CheckFailure[]> {
-  let client: Client;
-  try {
-    client = await accountClient(news.credentials);
-  } catch {
-    return [];
-  }
+/** Every filter list, web service and category id is one the service knows (public reference data: named). */
+async function knownIds(client: Client, s: DnsServerSettingsArgs): Promise<dynamic.CheckFailure[]> {
   const failures: dynamic.CheckFailure[] = [];
-  const s = news.settings ?? {};
   const lookups: [string, readonly unknown[] | undefined, () => Promise<string[]>][] = [
     ["settings.filterLists.ids", s.filterLists?.ids, async () => (await client.filterLists.list()).map((l) => l.filter_id)],
     ["settings.blockedServices", s.blockedServices, async () => (await client.webServices.list()).map((w) => w.id)],
     ["settings.blockedCategories", s.blockedCategories, async () => (await client.parentalControlCategories.list()).map((c) => c.id)],
   ];
-  try {
-    if (typeof news.adopt === "string" && !isUnknown(news.adopt)) {
-      const found = await findServer(client, news.adopt);
-      if (!found) failures.push({ property: "adopt", reason: news.adopt === "default" ? "the account has no default DNS server" : "adopt names no DNS server of this account" });
-    }
-    for (const [property, ids, known] of lookups) {
-      if (!Array.isArray(ids) || containsUnknown(ids)) continue;
-      const valid = new Set(await known());
-      const bad = ids.filter((id) => !valid.has(id as string));
-      // Ids are public reference data (list and service names), not secrets: name them.
-      if (bad.length) failures.push({ property, reason: `${property}: unknown id ${bad.map((b) => JSON.stringify(b)).join(", ")}` });
-    }
-  } catch (err) {
-    if (isNotFound(err)) return failures;
-    return failures; // unreachable or not allowed: create reports it with the cause
+  for (const [property, ids, known] of lookups) {
+    if (!Array.isArray(ids) || containsUnknown(ids)) continue;
+    const valid = new Set(await known());
+    const bad = ids.filter((id) => !valid.has(id as string));
+    if (bad.length) failures.push({ property, reason: `${property}: unknown id ${bad.map((b) => JSON.stringify(b)).join(", ")}` });
   }
   return failures;
 }

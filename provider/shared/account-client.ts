@@ -4,6 +4,7 @@ import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
 import { type CredentialFields, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
 import { insecure, stackConfig } from "./stack-config";
+import { containsUnknown, isUnknown } from "./unknown";
 
 /**
  * Credentials one account resource may carry: a Token's outputs (`{ baseUrl, refreshToken }`) or an API
@@ -71,4 +72,46 @@ export async function credentialProblem(credentials: ResourceCredentials | undef
     if (err instanceof DnsAccountError) return { property: err.field ?? "credentials", reason: err.message };
     throw err;
   }
+}
+
+/** What {@link serviceChecks} needs to know of one resource type. */
+export interface ServiceCheckSpec {
+  /** The object's name in messages, e.g. `device`. */
+  what: string;
+  /** Whether the account has the object `adopt` names. */
+  exists(client: Client, adopt: string): Promise<boolean>;
+  /** Further checks against the service (reference-data ids…). */
+  more?(client: Client): Promise<{ property: string; reason: string }[]>;
+}
+
+/**
+ * The `check` failures that need credentials or the service: no usable credentials (always reported),
+ * then — only when nothing else failed and nothing is unknown — an adopted object that does not exist and
+ * the resource's own lookups. A service that cannot be reached skips them: create says why.
+ *
+ * @example
+ * ```ts
+ * failures.push(...(await serviceChecks(news, failures.length > 0, { what: "device", exists: async (c, id) => Boolean(await c.devices.get(id)) })));
+ * ```
+ */
+export async function serviceChecks(
+  news: { credentials?: ResourceCredentials | undefined; adopt?: string | undefined },
+  failedAlready: boolean,
+  spec: ServiceCheckSpec,
+): Promise<{ property: string; reason: string }[]> {
+  if (containsUnknown(news.credentials)) return [];
+  const problem = await credentialProblem(news.credentials);
+  if (problem) return [problem];
+  if (failedAlready) return [];
+  const failures: { property: string; reason: string }[] = [];
+  try {
+    const client = await accountClient(news.credentials);
+    if (typeof news.adopt === "string" && !isUnknown(news.adopt) && !(await spec.exists(client, news.adopt))) {
+      failures.push({ property: "adopt", reason: `adopt names no ${spec.what} of this account` });
+    }
+    if (spec.more) failures.push(...(await spec.more(client)));
+  } catch {
+    // unreachable or not allowed: create reports it with the cause
+  }
+  return failures;
 }
