@@ -2,7 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Client } from "../sdk/client/client";
 import { ConfigError } from "../sdk/errors";
 import type { Session, SessionCredentials } from "../sdk/session";
-import { sharedClient, sharedSession } from "../sdk/client/shared-session";
+// The client (undici's users, the 1.15 model) loads on the first getClient/getAccessToken call.
+const shared = (): typeof import("../sdk/client/shared-session") => require("../sdk/client/shared-session") as typeof import("../sdk/client/shared-session");
 import { allowInsecureHttpFrom, type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
 
 /**
@@ -159,7 +160,7 @@ async function session(args: CredentialArgs): Promise<{ session: Session }> {
 }
 
 function sharedFor(options: { baseUrl: string; credentials: SessionCredentials; allowInsecureHttp?: true }): { session: Session } {
-  const s = sharedSession(options);
+  const s = shared().sharedSession(options);
   if ("password" in options.credentials) revokeAtExit(s);
   return { session: s };
 }
@@ -177,9 +178,9 @@ function sharedFor(options: { baseUrl: string; credentials: SessionCredentials; 
  */
 export async function getClient(args: CredentialArgs = {}): Promise<Client> {
   const resolved = await sessionArgs(await plainArgs(args), { apiKey: true });
-  if ("apiKey" in resolved) return sharedClient(resolved);
+  if ("apiKey" in resolved) return shared().sharedClient(resolved);
   sharedFor(resolved);
-  return sharedClient(resolved);
+  return shared().sharedClient(resolved);
 }
 
 /**

@@ -5,6 +5,8 @@ import { explain, explainWithQuota, initFailed, isNotFound } from "../shared/exp
 import { isUnknown } from "../shared/unknown";
 import type { DedicatedIpv4Inputs, DedicatedIpv4Outputs } from "./types";
 
+export { configure } from "../shared/stack-config";
+
 /** Printed on delete: the service cannot release an address, so the quota does not come back. */
 export const KEPT_WARNING =
   "DedicatedIpv4: the service has no release operation; the address was unlinked and stays allocated to the account (and counts against the dedicated_ipv4 limit)";

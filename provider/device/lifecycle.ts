@@ -6,6 +6,8 @@ import { explain, explainWithQuota, isNotFound } from "../shared/explain";
 import { isUnknown } from "../shared/unknown";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettingsArgs } from "./types";
 
+export { configure } from "../shared/stack-config";
+
 type Json = Record<string, unknown>;
 
 const SETTINGS: [keyof DeviceSettingsArgs, string][] = [

@@ -6,6 +6,8 @@ import { containsUnknown, isUnknown } from "../shared/unknown";
 import { checkSettings, type DnsServerSettingsArgs, drift, effective, project, toServiceUpdate } from "./settings";
 import type { DnsServerInputs, DnsServerOutputs } from "./types";
 
+export { configure } from "../shared/stack-config";
+
 type Json = Record<string, unknown>;
 type LiveServer = Awaited<ReturnType<Client["dnsServers"]["get"]>>;
 
