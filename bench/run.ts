@@ -105,28 +105,26 @@ async function throughput(): Promise<void> {
   const fetchCall = async () => (await fetch(`${url}${path}`, { headers })).json();
   for (const concurrency of [1, 32]) {
     // Short bursts, many rounds, the four clients back to back in a rotating order; each round gives
-    // one ratio against the better raw baseline of that same round, and the median ratio is reported.
-    // On a shared machine the neighbours' load drifts by the second: only adjacent bursts compare.
+    // one ratio against the stronger raw baseline (the one with the higher median over all rounds) in
+    // that same round, and the median ratio is reported. On a shared machine the neighbours' load drifts
+    // by the second: only adjacent bursts compare. (Taking each round's better baseline instead would
+    // compare one noisy sample with the larger of two, which biases every ratio down by the noise.)
     const total = concurrency === 1 ? 500 : 3000;
     const rounds = concurrency === 1 ? 41 : 15;
     const names = Object.keys(clients);
     for (const name of names) await load(clients[name]!, 2000, concurrency); // warm-up
-    const ratios: Record<"typed" | "untyped", number[]> = { typed: [], untyped: [] };
     const rps: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
     const lat: Record<string, number[][]> = Object.fromEntries(names.map((n) => [n, []]));
     for (let round = 0; round < rounds; round++) {
-      const got: Record<string, number> = {};
       for (const name of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
         const r = await load(clients[name]!, total, concurrency);
-        got[name] = r.rps;
         rps[name]!.push(r.rps);
         lat[name]!.push(r.lat);
       }
-      const best = Math.max(got.pool!, got.agent!);
-      ratios.typed.push(got.typed! / best);
-      ratios.untyped.push(got.untyped! / best);
     }
     const best = median(rps.pool!) >= median(rps.agent!) ? "pool" : "agent";
+    const perRound = (ours: string) => rps[ours]!.map((v, i) => v / rps[best]![i]!);
+    const ratios = { typed: perRound("typed"), untyped: perRound("untyped") };
     for (const [ours, target] of [["typed", 0.9], ["untyped", 0.95]] as const) {
       const ratio = median(ratios[ours]);
       rows.push({
