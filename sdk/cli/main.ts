@@ -398,6 +398,17 @@ ${Object.entries(commands)
 Run dns-account <command> --help for a command's options. Exit codes: 0 success, 1 failure, 2 usage.
 Profiles live in $DNS_ACCOUNT_CONFIG_DIR, $XDG_CONFIG_HOME/dns-account or the platform's config folder.`;
 
+/**
+ * The arguments kubectl passes on every call (none, or `--profile P`), read without `parseArgs`, which
+ * node compiles on first use (about a quarter of this command's own start-up). Anything else goes
+ * through `parseArgs` as usual, so both read these arguments the same way.
+ */
+function kubectlValues(rest: string[]): Values | undefined {
+  if (rest.length === 0) return {};
+  if (rest.length === 2 && rest[0] === "--profile" && rest[1] !== undefined && rest[1] !== "" && !rest[1].startsWith("-")) return { profile: rest[1] };
+  return undefined;
+}
+
 async function dispatch(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") return void out(MAIN_USAGE);
@@ -405,7 +416,8 @@ async function dispatch(argv: string[]): Promise<void> {
   if (!name) throw new UsageError("a command is needed (see dns-account --help)");
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) throw new UsageError(`unknown command "${name}" (see dns-account --help)`);
-  let values: Values;
+  let values: Values | undefined = name === "token" || name === "exec-credential" ? kubectlValues(rest) : undefined;
+  if (values) return void (await command.run(values));
   try {
     ({ values } = parseArgs({ args: rest, options: { ...command.options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }));
   } catch (err) {
