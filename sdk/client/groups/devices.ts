@@ -15,7 +15,7 @@ import {
   type operations,
 } from "../model";
 import { deviceListSchema as v1DeviceListSchema } from "../api-schemas";
-import { type ApiCore, collect, followCursors, isNotFound, segment, withQuota } from "./shared";
+import { type ApiCore, collect, listPages, objectCalls, withQuota } from "./shared";
 
 /**
  * Filter of {@link DevicesApi.list} and {@link DevicesApi.pages}: the query of `GET /oapi/v2/devices`
@@ -71,42 +71,18 @@ export interface DevicesApi {
 
 /** Builds the devices group on a client core, e.g. `devicesApi(client).list()`. */
 export function devicesApi(core: ApiCore): DevicesApi {
-  const path = (id: string, rest = ""): string => `/devices/${segment(id, "id")}${rest}`;
-  async function* pages(filter: DeviceFilter = {}): AsyncGenerator<DevicesResponse, void, undefined> {
-    const v2 = followCursors<DevicesResponse>(
-      (cursor) => core.request({ path: "/oapi/v2/devices", query: { ...filter, ...(cursor ? { cursor } : {}) }, schema: devicesResponseSchema() }),
-      (page) => page.navigation.next?.page_cursor,
-    );
-    let first: IteratorResult<DevicesResponse, void>;
-    try {
-      first = await v2.next();
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      // A server without v2 (before 1.15): one page from v1, filtered here the way v2 filters.
-      // Checked against the shape such a server has (1.11), not 1.15's settings model.
-      const all = (await core.request({ path: "/devices", schema: v1DeviceListSchema() })) as Device[];
-      yield { items: filterDevices(all, filter), navigation: {} };
-      return;
-    }
-    if (first.done) return;
-    yield first.value;
-    yield* v2;
-  }
+  const { path, calls } = objectCalls<Device, DeviceCreate, DeviceUpdate, DeviceSettings, DeviceSettingsUpdate>(core, "/devices", "devices", deviceSchema, deviceSettingsSchema);
+  // A server without v2 (before 1.15): one page from v1, filtered here the way v2 filters, checked
+  // against the shape such a server has (1.11), not 1.15's settings model.
+  const pages = (filter: DeviceFilter = {}) =>
+    listPages<DevicesResponse>(core, "/oapi/v2/devices", filter, devicesResponseSchema, async () => ({
+      items: filterDevices((await core.request({ path: "/devices", schema: v1DeviceListSchema() })) as Device[], filter),
+      navigation: {},
+    }));
   return {
     list: (filter) => collect(pages(filter), (p) => p.items),
     pages,
-    get: async (id) => core.request({ path: path(id), schema: deviceSchema() }),
-    create: (body) => withQuota("devices", core.request({ method: "POST", path: "/devices", body, schema: deviceSchema() })),
-    update: async (id, body) => {
-      await core.request({ method: "PUT", path: path(id), body });
-    },
-    remove: async (id) => {
-      await core.request({ method: "DELETE", path: path(id) });
-    },
-    getSettings: async (id) => core.request({ path: path(id, "/settings"), schema: deviceSettingsSchema() }),
-    updateSettings: async (id, body) => {
-      await core.request({ method: "PUT", path: path(id, "/settings"), body });
-    },
+    ...calls,
     resetDohPassword: async (id) => {
       await core.request({ method: "PUT", path: path(id, "/doh_password/reset") });
     },

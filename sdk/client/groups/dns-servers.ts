@@ -11,7 +11,7 @@ import {
   type operations,
 } from "../model";
 import { dnsServerListSchema as v1DnsServerListSchema } from "../api-schemas";
-import { type ApiCore, collect, followCursors, isNotFound, segment, withQuota } from "./shared";
+import { type ApiCore, collect, listPages, objectCalls } from "./shared";
 
 /**
  * Filter of {@link DnsServersApi.list} and {@link DnsServersApi.pages}: the query of
@@ -49,45 +49,23 @@ export interface DnsServersApi {
 
 /** Builds the DNS servers group on a client core, e.g. `dnsServersApi(client).list()`. */
 export function dnsServersApi(core: ApiCore): DnsServersApi {
-  const path = (id: string, rest = ""): string => `/dns_servers/${segment(id, "id")}${rest}`;
-  async function* pages(filter: DnsServerFilter = {}): AsyncGenerator<DnsServersResponse, void, undefined> {
-    const v2 = followCursors<DnsServersResponse>(
-      (cursor) => core.request({ path: "/oapi/v2/dns_servers", query: { ...filter, ...(cursor ? { cursor } : {}) }, schema: dnsServersResponseSchema() }),
-      (page) => page.navigation.next?.page_cursor,
-    );
-    let first: IteratorResult<DnsServersResponse, void>;
-    try {
-      first = await v2.next();
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      // A server without v2 (before 1.15): one page from v1, filtered here the way v2 filters.
-      // Checked against the shape such a server has (1.11), not 1.15's settings model.
+  const { calls } = objectCalls<DNSServer, DNSServerCreate, DNSServerUpdate, DNSServerSettings, DNSServerSettingsUpdate>(
+    core,
+    "/dns_servers",
+    "dns_servers",
+    dnsServerSchema,
+    dnsServerSettingsSchema,
+  );
+  // A server without v2 (before 1.15): one page from v1, filtered here the way v2 filters, checked
+  // against the shape such a server has (1.11), not 1.15's settings model.
+  const pages = (filter: DnsServerFilter = {}) =>
+    listPages<DnsServersResponse>(core, "/oapi/v2/dns_servers", filter, dnsServersResponseSchema, async () => {
       const all = withDevicesCount(await core.request({ path: "/dns_servers", schema: v1DnsServerListSchema() })) as DNSServer[];
       const search = filter.search?.toLowerCase();
       const items = all.filter((s) => (!filter.dns_servers?.length || filter.dns_servers.includes(s.id)) && (!search || s.name.toLowerCase().includes(search)));
-      yield { items, navigation: {} };
-      return;
-    }
-    if (first.done) return;
-    yield first.value;
-    yield* v2;
-  }
-  return {
-    list: (filter) => collect(pages(filter), (p) => p.items),
-    pages,
-    get: async (id) => core.request({ path: path(id), schema: dnsServerSchema() }),
-    create: (body) => withQuota("dns_servers", core.request({ method: "POST", path: "/dns_servers", body, schema: dnsServerSchema() })),
-    update: async (id, body) => {
-      await core.request({ method: "PUT", path: path(id), body });
-    },
-    remove: async (id) => {
-      await core.request({ method: "DELETE", path: path(id) });
-    },
-    getSettings: async (id) => core.request({ path: path(id, "/settings"), schema: dnsServerSettingsSchema() }),
-    updateSettings: async (id, body) => {
-      await core.request({ method: "PUT", path: path(id, "/settings"), body });
-    },
-  };
+      return { items, navigation: {} };
+    });
+  return { list: (filter) => collect(pages(filter), (p) => p.items), pages, ...calls };
 }
 
 /** Servers before 1.15 send `device_ids` and no `devices_count`: derive it, as 1.15 defines it. */

@@ -1,5 +1,7 @@
 import { DnsAccountError, HttpError, ProtocolError, QuotaError } from "../../errors";
+import type { Validator } from "../../schema";
 import type { RequestOptions } from "../client";
+import { pathSegment } from "../path";
 
 /**
  * What an API group needs from the client core: one authenticated, retried, validated call.
@@ -72,4 +74,89 @@ export async function collect<P, I>(pages: AsyncIterable<P>, items: (page: P) =>
   const out: I[] = [];
   for await (const page of pages) out.push(...items(page));
   return out;
+}
+
+/** A v2 listing page: its items and the cursors around it. */
+export interface ListPage<T> {
+  items: T[];
+  navigation: { next?: { page_cursor?: string } | undefined; [field: string]: unknown };
+}
+
+/**
+ * The pages of a v2 listing (`GET /oapi/v2/<what>` with `filter` and cursors). A server without v2
+ * (404 on the first page) gets one page from `v1()` instead, which filters the way v2 would.
+ *
+ * @example
+ * ```ts
+ * const pages = listPages<DevicesResponse>(core, "/oapi/v2/devices", filter, devicesResponseSchema, async () => v1Page);
+ * ```
+ */
+export async function* listPages<P extends ListPage<unknown>>(
+  core: ApiCore,
+  v2Path: string,
+  filter: object,
+  schema: () => Validator<P>,
+  v1: () => Promise<P>,
+): AsyncGenerator<P, void, undefined> {
+  const v2 = followCursors<P>(
+    (cursor) => core.request({ path: v2Path, query: { ...filter, ...(cursor ? { cursor } : {}) } as NonNullable<RequestOptions<P>["query"]>, schema: schema() }),
+    (page) => page.navigation.next?.page_cursor,
+  );
+  let first: IteratorResult<P, void>;
+  try {
+    first = await v2.next();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    yield await v1();
+    return;
+  }
+  if (first.done) return;
+  yield first.value;
+  yield* v2;
+}
+
+/** The calls every object of the account has: get, create (counted against a quota), update, remove, settings. */
+export interface ObjectCalls<T, C, U, S, SU> {
+  get(id: string): Promise<T>;
+  create(body: C): Promise<T>;
+  update(id: string, body: U): Promise<void>;
+  remove(id: string): Promise<void>;
+  getSettings(id: string): Promise<S>;
+  updateSettings(id: string, body: SU): Promise<void>;
+}
+
+/**
+ * {@link ObjectCalls} for the objects under `base` (`/devices`, `/dns_servers`), with `path(id, rest)`
+ * for the group's other calls.
+ *
+ * @example
+ * ```ts
+ * const { path, calls } = objectCalls(core, "/devices", "devices", deviceSchema, deviceSettingsSchema);
+ * ```
+ */
+export function objectCalls<T, C, U, S, SU>(
+  core: ApiCore,
+  base: string,
+  limit: string,
+  schema: () => Validator<T>,
+  settingsSchema: () => Validator<S>,
+): { path: (id: string, rest?: string) => string; calls: ObjectCalls<T, C, U, S, SU> } {
+  const path = (id: string, rest = ""): string => `${base}/${pathSegment(id, "id")}${rest}`;
+  return {
+    path,
+    calls: {
+      get: async (id) => core.request({ path: path(id), schema: schema() }),
+      create: (body) => withQuota(limit, core.request({ method: "POST", path: base, body, schema: schema() })),
+      update: async (id, body) => {
+        await core.request({ method: "PUT", path: path(id), body });
+      },
+      remove: async (id) => {
+        await core.request({ method: "DELETE", path: path(id) });
+      },
+      getSettings: async (id) => core.request({ path: path(id, "/settings"), schema: settingsSchema() }),
+      updateSettings: async (id, body) => {
+        await core.request({ method: "PUT", path: path(id, "/settings"), body });
+      },
+    },
+  };
 }
