@@ -435,8 +435,13 @@ export function header(res: Pick<RawResponse, "headers">, name: string): string 
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** The longest wait a `Retry-After` header can ask for: a day. Beyond it a server's number is absurd. */
+export const MAX_RETRY_AFTER_MS = 86_400_000;
+
 /**
- * Milliseconds a `Retry-After` header asks to wait (seconds or an HTTP date), or undefined.
+ * Milliseconds a `Retry-After` header asks to wait (seconds or an HTTP date), at most
+ * {@link MAX_RETRY_AFTER_MS}, or undefined. Bounded, so a hostile value never travels on into errors
+ * and timers as it was sent.
  *
  * @example
  * ```ts
@@ -446,7 +451,7 @@ export function header(res: Pick<RawResponse, "headers">, name: string): string 
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, MAX_RETRY_AFTER_MS);
   const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
 }

@@ -54,6 +54,12 @@ describe("parseRetryAfter", () => {
     assert.equal(parseRetryAfter("soon", 0), undefined);
     assert.equal(parseRetryAfter(undefined, 0), undefined);
   });
+
+  it("caps the wait at a day, so an absurd number never travels on (a secret-shaped one included)", () => {
+    assert.equal(parseRetryAfter("1000000000000000", 0), 86_400_000);
+    assert.equal(parseRetryAfter("9".repeat(400), 0), 86_400_000);
+    assert.equal(parseRetryAfter(new Date(Date.UTC(2100, 0, 1)).toUTCString(), 0), 86_400_000);
+  });
 });
 
 describe("loading the SDK", () => {
