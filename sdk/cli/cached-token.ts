@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -14,6 +14,8 @@ export interface CachedToken {
   accessToken: string;
   /** Epoch ms. */
   expiresAt: number;
+  /** `expiresAt` as ISO-8601 (made here, so the fast path needs no other module). */
+  expiresAtIso: string;
   baseUrl: string;
   profile: string;
 }
@@ -78,8 +80,13 @@ function wellFormed(p: unknown): p is Record<string, unknown> & { baseUrl: strin
  */
 export function cachedToken(env: NodeJS.ProcessEnv, profile: string, now = Date.now()): CachedToken | undefined {
   try {
-    const file = path.join(path.resolve(storeDir(env)), "credentials.json");
-    const info = statSync(file);
+    const dir = path.resolve(storeDir(env));
+    const file = path.join(dir, "credentials.json");
+    // The store's own rules, read-only: a folder that is ours and closed to writers, and no link.
+    const folder = statSync(dir);
+    if (typeof process.getuid === "function" && folder.uid !== process.getuid()) return undefined;
+    if (process.platform !== "win32" && (folder.mode & 0o022) !== 0) return undefined;
+    const info = lstatSync(file);
     if (!info.isFile() || info.size > 1024 * 1024) return undefined;
     if (typeof process.getuid === "function" && info.uid !== process.getuid()) return undefined;
     if (process.platform !== "win32" && (info.mode & 0o077) !== 0) return undefined;
@@ -92,7 +99,8 @@ export function cachedToken(env: NodeJS.ProcessEnv, profile: string, now = Date.
     if (!p || typeof p.accessToken !== "string" || typeof p.expiresAt !== "number") return undefined;
     const expiresIn = typeof p.expiresIn === "number" ? p.expiresIn : 3600;
     if (!(now < p.expiresAt - staleWindowMs(expiresIn))) return undefined;
-    return { accessToken: p.accessToken, expiresAt: p.expiresAt, baseUrl: p.baseUrl, profile };
+    // A time past the Date range throws here, and the store (which reads it as unknown) decides.
+    return { accessToken: p.accessToken, expiresAt: p.expiresAt, expiresAtIso: new Date(p.expiresAt).toISOString(), baseUrl: p.baseUrl, profile };
   } catch {
     return undefined;
   }

@@ -45,10 +45,18 @@ const rfc3339 = (ms: number): string => time().isoTime(ms).replace(/\.\d{3}Z$/, 
 const isTime = (ms: number): boolean => time().isTime(ms);
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** RFC 3339 `expirationTimestamp` of an ExecCredential, when the expiry is known; the fast path brings it formatted. */
+function expirationOf(t: Current): { expirationTimestamp?: string } {
+  if (t.expiresAtIso !== undefined) return { expirationTimestamp: t.expiresAtIso.replace(/\.\d{3}Z$/, "Z") };
+  return isTime(t.expiresAt) ? { expirationTimestamp: rfc3339(t.expiresAt) } : {};
+}
+
 interface Current {
   accessToken: string;
   /** Epoch ms; Infinity when unknown (a bare access token). */
   expiresAt: number;
+  /** ISO-8601 of `expiresAt`, when the cached-token path already made it. */
+  expiresAtIso?: string;
   baseUrl: string;
   source: string;
   profile?: string;
@@ -279,7 +287,7 @@ unset). It never prompts: run dns-account login first.`,
         JSON.stringify({
           apiVersion,
           kind: "ExecCredential",
-          status: { token: t.accessToken, ...(isTime(t.expiresAt) ? { expirationTimestamp: rfc3339(t.expiresAt) } : {}) },
+          status: { token: t.accessToken, ...expirationOf(t) },
         }),
       );
     },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cachedToken, staleWindowMs, storeDir } from "../../../sdk/cli/cached-token";
@@ -46,8 +46,7 @@ describe("dns-account CLI: the cached-token path (what kubectl runs on every cal
     const modules = (JSON.parse(loaded || "[]") as string[]).map((m) => path.relative(path.dirname(path.dirname(path.dirname(CLI))), m));
     assert.ok(modules.length > 0);
     assert.deepEqual(modules.filter((m) => /node_modules|undici|zod/.test(m)), []);
-    // time.js: the bounded date formatting of expirationTimestamp (node's modules only, no SDK).
-    assert.deepEqual(modules.sort(), ["sdk/cli/cached-token.js", "sdk/cli/main.js", "sdk/time.js"]);
+    assert.deepEqual(modules.sort(), ["sdk/cli/cached-token.js", "sdk/cli/main.js"]);
   });
 
   it("reads nothing it does not fully recognise: the store then decides (and reports)", async () => {
@@ -60,6 +59,7 @@ describe("dns-account CLI: the cached-token path (what kubectl runs on every cal
     const cases: [string, Record<string, unknown>, number, RegExp][] = [
       ["another profile malformed", { default: fresh(), other: { baseUrl: 1 } }, 0o600, /^dns-account: store_corrupt: /],
       ["a store open to other users", { default: fresh() }, 0o644, /^dns-account: store_permissions: /],
+      ["an expiry past the Date range", { default: { ...fresh(), expiresAt: 9e15 } }, 0o600, /./],
     ];
     for (const [what, profiles, mode, error] of cases) {
       const dir = storeWith(profiles, mode);
@@ -69,6 +69,14 @@ describe("dns-account CLI: the cached-token path (what kubectl runs on every cal
       assert.match(r.stderr, error, what);
       assert.ok(!r.stdout.includes(TOKEN), what);
     }
+    // The store's folder rule and links, read-only: a folder others can write, or a link at the store's name.
+    const open = storeWith({ default: fresh() });
+    chmodSync(open, 0o777);
+    assert.equal(cachedToken({ DNS_ACCOUNT_CONFIG_DIR: open }, "default"), undefined, "a folder others can write");
+    const linked = storeWith({});
+    symlinkSync(path.join(storeWith({ default: fresh() }), "credentials.json"), path.join(linked, "other.json"));
+    renameSync(path.join(linked, "other.json"), path.join(linked, "credentials.json"));
+    assert.equal(cachedToken({ DNS_ACCOUNT_CONFIG_DIR: linked }, "default"), undefined, "a link at the store's name");
     const stale = storeWith({ default: { ...fresh(), expiresAt: Date.now() + 60_000 } });
     assert.equal(cachedToken({ DNS_ACCOUNT_CONFIG_DIR: stale }, "default"), undefined, "inside the refresh window");
     assert.equal(cachedToken({ DNS_ACCOUNT_CONFIG_DIR: storeWith({ default: fresh() }) }, "default")?.accessToken, TOKEN);
