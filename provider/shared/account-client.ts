@@ -31,17 +31,8 @@ export interface ResourceCredentials {
  * ```
  */
 export async function accountClient(credentials: ResourceCredentials | undefined): Promise<Client> {
-  const args: CredentialFields = {
-    baseUrl: credentials?.baseUrl,
-    refreshToken: credentials?.refreshToken,
-    apiKey: credentials?.apiKey,
-  };
-  const r = resolveCredentials([
-    ["args", args],
-    ["config", stackConfig()],
-    ["environment", fromEnvironment()],
-  ], { apiKey: true });
-  if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property === "password" ? "credentials" : r.property });
+  const r = resolve(credentials);
+  if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const u = await usableCredentials(r);
   if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey, ...insecure() });
   const session: SessionCredentials =
@@ -53,19 +44,28 @@ export async function accountClient(credentials: ResourceCredentials | undefined
   return sharedClient({ baseUrl: u.baseUrl, credentials: session, ...insecure() });
 }
 
+/** The resource's credentials, then stack config, then the environment; "no credentials" blames `credentials`. */
+function resolve(credentials: ResourceCredentials | undefined): ReturnType<typeof resolveCredentials> {
+  const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
+  const r = resolveCredentials(
+    [
+      ["args", args],
+      ["config", stackConfig()],
+      ["environment", fromEnvironment()],
+    ],
+    { apiKey: true },
+  );
+  return isProblem(r) && r.property === "password" ? { ...r, property: "credentials" } : r;
+}
+
 /**
  * For `check`: why this resource has no usable credentials (none anywhere, a missing profile…), as a
  * check failure naming the property; undefined when they resolve. Runs no credential command.
  */
 export async function credentialProblem(credentials: ResourceCredentials | undefined): Promise<{ property: string; reason: string } | undefined> {
   try {
-    const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
-    const r = resolveCredentials([
-      ["args", args],
-      ["config", stackConfig()],
-      ["environment", fromEnvironment()],
-    ], { apiKey: true });
-    if (isProblem(r)) return { property: r.property === "password" ? "credentials" : r.property, reason: r.reason };
+    const r = resolve(credentials);
+    if (isProblem(r)) return { property: r.property, reason: r.reason };
     if (r.mode === "profile") await usableCredentials(r);
     return undefined;
   } catch (err) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type Emulator, type ProviderHost, startEmulator, startProviderHost } from "../../emulator";
 import { issueToken } from "../../sdk";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
-import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
+import { _installedProgram, _runInProgram, MOCKS_PRELUDE, RECORD_REGISTRATIONS } from "../support/program";
 
 const PASSWORD = "pw-CRED-9d2e51";
 const API_KEY = "ak-RESOURCE-5f0c2b7e";
@@ -42,15 +42,7 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
   it("the program sends credentials as a secret and asks the engine to keep them (and DoH addresses) secret", async () => {
     const { stdout, stderr } = await _runInProgram(
       "account-secrets",
-      `${MOCKS_PRELUDE}
-const monitor = pulumi.runtime.getMonitor();
-const sent = [];
-const original = monitor.registerResource.bind(monitor);
-monitor.registerResource = (req, cb) => {
-  sent.push({ type: req.getType(), secretOutputs: req.getAdditionalsecretoutputsList(), object: req.getObject().toJavaScript() });
-  return original(req, cb);
-};
-const { DnsServer, Device, DedicatedIpv4 } = require("pulumi-dns-account");
+      `${MOCKS_PRELUDE}${RECORD_REGISTRATIONS}const { DnsServer, Device, DedicatedIpv4 } = require("pulumi-dns-account");
 const credentials = { apiKey: process.env.K };
 const s = new DnsServer("s", { name: "Home", credentials });
 const d = new Device("d", { name: "Laptop", deviceType: "MAC", dnsServerId: s.serverId, credentials });

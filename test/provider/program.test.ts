@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { issueToken, refreshToken, TokenStore } from "../../sdk";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
-import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
+import { _installedProgram, _runInProgram, MOCKS_PRELUDE, RECORD_REGISTRATIONS } from "../support/program";
 
 const PASSWORD = "pw-PROGRAM-4e9a1c";
 
@@ -22,16 +22,7 @@ describe("Pulumi program side (setMocks, installed copy)", function () {
   it("sends password, mfaToken and refreshToken as secrets and asks the engine to keep accessToken and refreshToken secret", async () => {
     const { stdout, stderr } = await _runInProgram(
       "secrets",
-      `${MOCKS_PRELUDE}
-// Record what the SDK sends the engine for each resource.
-const monitor = pulumi.runtime.getMonitor();
-const sent = [];
-const original = monitor.registerResource.bind(monitor);
-monitor.registerResource = (req, cb) => {
-  sent.push({ type: req.getType(), secretOutputs: req.getAdditionalsecretoutputsList(), object: req.getObject().toJavaScript() });
-  return original(req, cb);
-};
-const { Token } = require("pulumi-dns-account");
+      `${MOCKS_PRELUDE}${RECORD_REGISTRATIONS}const { Token } = require("pulumi-dns-account");
 const t = new Token("ci", { username: "ops@example.com", password: process.env.P, mfaToken: process.env.M, refreshToken: process.env.R, keepers: { a: "b" } });
 settle(t.id).then(() => {
   const r = sent.find((x) => x.type.endsWith("dns-account:Token"));

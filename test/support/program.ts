@@ -62,3 +62,17 @@ pulumi.runtime.setMocks({
 }, "dns-account-test", "dev", false);
 const settle = (o) => new Promise((resolve) => o.apply(resolve));
 `;
+
+/**
+ * A program script fragment (after {@link MOCKS_PRELUDE}): records in `sent` what the SDK sends the engine
+ * for each resource — type, additionalSecretOutputs and the input object with its secret markers.
+ */
+export const RECORD_REGISTRATIONS = `
+const monitor = pulumi.runtime.getMonitor();
+const sent = [];
+const original = monitor.registerResource.bind(monitor);
+monitor.registerResource = (req, cb) => {
+  sent.push({ type: req.getType(), secretOutputs: req.getAdditionalsecretoutputsList(), object: req.getObject().toJavaScript() });
+  return original(req, cb);
+};
+`;

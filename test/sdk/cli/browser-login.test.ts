@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { browserLogin } from "../../../sdk/cli/browser-login";
+import { _launchChromium } from "../../support/browser";
 import { _assertNoSecrets, _cleanEnv, _rejects, _repoRoot } from "../../support/helpers";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
-const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "pw-BROWSER-LEAK-6f1a";
 
 /** Starts `dns-account login --browser --no-open` and resolves the authorize URL it prints. */
@@ -42,15 +42,10 @@ describe("dns-account login --browser (headless Chromium)", function () {
   let emu: Emulator;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} is missing (.ci/run installs Debian's chromium)`);
-      this.skip();
-    }
+    const launched = await _launchChromium();
+    if (!launched) this.skip();
+    browser = launched;
     emu = await startEmulator({ users: [{ username: "web@example.com", password: PASSWORD }] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
   });
 
   after(async () => {

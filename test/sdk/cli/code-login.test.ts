@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { request } from "undici";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { codeLogin } from "../../../sdk/cli/code-login";
@@ -8,11 +7,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { _launchChromium } from "../../support/browser";
 import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../../support/helpers";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 
-const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "pw-CODE-LOGIN-9b2e";
 
 describe("codeLogin: Authorization Code + PKCE through a loopback listener (headless Chromium)", function () {
@@ -21,15 +20,10 @@ describe("codeLogin: Authorization Code + PKCE through a loopback listener (head
   let emu: Emulator;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} is missing (.ci/run installs Debian's chromium)`);
-      this.skip();
-    }
+    const launched = await _launchChromium();
+    if (!launched) this.skip();
+    browser = launched;
     emu = await startEmulator({ users: [{ username: "code@example.com", password: PASSWORD }] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
   });
 
   after(async () => {
