@@ -1,12 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
 import { accountClient, serviceChecks } from "../shared/account-client";
 import { explain, explainWithQuota, isNotFound } from "../shared/explain";
 import { isUnknown } from "../shared/unknown";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettingsArgs } from "./types";
-
-export { configure } from "../shared/stack-config";
 
 type Json = Record<string, unknown>;
 
@@ -16,8 +14,8 @@ const SETTINGS: [keyof DeviceSettingsArgs, string][] = [
 ];
 
 /** Validates inputs; values unknown during preview are accepted. */
-export async function check(_olds: DeviceInputs, news: DeviceInputs): Promise<dynamic.CheckResult<DeviceInputs>> {
-  const failures: dynamic.CheckFailure[] = [];
+export async function check(ctx: ProviderContext, _olds: DeviceInputs, news: DeviceInputs): Promise<CheckResult<DeviceInputs>> {
+  const failures: Failure[] = [];
   const adopting = news.adopt !== undefined;
   const required = (property: "name" | "deviceType" | "dnsServerId") => {
     if (news[property] === undefined && !adopting) failures.push({ property, reason: `${property} is required (or adopt an existing device)` });
@@ -49,12 +47,12 @@ export async function check(_olds: DeviceInputs, news: DeviceInputs): Promise<dy
     failures.push({ property: "dohPasswordKeepers", reason: "dohPasswordKeepers must be a map of strings" });
   }
   const exists = async (client: Client, id: string) => client.devices.get(id).then(() => true, (err: unknown) => (isNotFound(err) ? false : Promise.reject(err)));
-  failures.push(...(await serviceChecks(news, failures.length > 0, { what: "device", exists })));
+  failures.push(...(await serviceChecks(ctx, news, failures.length > 0, { what: "device", exists })));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 
 /** Name, type, server, settings and DoH password keepers change in place; only a change of `adopt` replaces. */
-export async function diff(_id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<dynamic.DiffResult> {
+export async function diff(_ctx: ProviderContext, _id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<DiffResult> {
   const replaces = (news.adopt ?? undefined) !== (olds.adopt ?? undefined) ? ["adopt"] : [];
   const changed: string[] = [];
   for (const key of ["name", "deviceType", "dnsServerId"] as const) {
@@ -67,10 +65,10 @@ export async function diff(_id: string, olds: DeviceOutputs, news: DeviceInputs)
 }
 
 /** Creates the device (or adopts one) and applies the declared fields and settings. */
-export async function create(inputs: DeviceInputs): Promise<dynamic.CreateResult<DeviceOutputs>> {
+export async function create(ctx: ProviderContext, inputs: DeviceInputs): Promise<CreateResult<DeviceOutputs>> {
   let client: Client;
   try {
-    client = await accountClient(inputs.credentials);
+    client = await accountClient(ctx, inputs.credentials);
   } catch (err) {
     throw explain("Creating the device failed", err);
   }
@@ -100,9 +98,9 @@ export async function create(inputs: DeviceInputs): Promise<dynamic.CreateResult
 }
 
 /** Refresh: what the service has now; a device deleted out of band is gone. */
-export async function read(id: string, props: DeviceOutputs): Promise<dynamic.ReadResult<DeviceOutputs>> {
+export async function read(ctx: ProviderContext, id: string, props: DeviceOutputs): Promise<ReadResult<DeviceOutputs, DeviceInputs>> {
   try {
-    const client = await accountClient(props.credentials);
+    const client = await accountClient(ctx, props.credentials);
     return { id, props: await state(client, id, props) };
   } catch (err) {
     if (isNotFound(err)) return {};
@@ -111,9 +109,9 @@ export async function read(id: string, props: DeviceOutputs): Promise<dynamic.Re
 }
 
 /** Renames, retypes, moves, re-applies settings and resets the DoH password when its keepers change. */
-export async function update(id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<dynamic.UpdateResult<DeviceOutputs>> {
+export async function update(ctx: ProviderContext, id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<UpdateResult<DeviceOutputs>> {
   try {
-    const client = await accountClient(news.credentials ?? olds.credentials);
+    const client = await accountClient(ctx, news.credentials ?? olds.credentials);
     await apply(client, id, olds, news);
     if (!isDeepStrictEqual(news.dohPasswordKeepers ?? {}, olds.dohPasswordKeepers ?? {})) await client.devices.resetDohPassword(id);
     return { outs: await state(client, id, news) };
@@ -123,10 +121,10 @@ export async function update(id: string, olds: DeviceOutputs, news: DeviceInputs
 }
 
 /** Deletes the device, unless it was adopted without `deleteOnDestroy`. */
-export async function remove(id: string, props: DeviceOutputs): Promise<void> {
+export async function remove(ctx: ProviderContext, id: string, props: DeviceOutputs): Promise<void> {
   if (props.adopt !== undefined && !props.deleteOnDestroy) return;
   try {
-    const client = await accountClient(props.credentials);
+    const client = await accountClient(ctx, props.credentials);
     await client.devices.remove(id);
   } catch (err) {
     if (isNotFound(err)) return;

@@ -3,39 +3,19 @@
  * Device's `__provider` is a `require()` of this file (listed in the package's `exports`): no config,
  * no secret, no client. The path must stay stable: existing state refers to it.
  */
-import type * as dynamic from "@pulumi/pulumi/dynamic";
-// The lifecycle (and the SDK client under it) loads on the first call, in the provider host: a program
-// that only declares resources never pays for it (require("pulumi-dns-account") stays cheap).
-const lifecycle = (): typeof import("./lifecycle") => require("./lifecycle") as typeof import("./lifecycle");
+import { dynamicFace } from "../shared/dynamic-face";
+import type { Lifecycle } from "../shared/lifecycle";
 import type { DeviceInputs, DeviceOutputs } from "./types";
 
+// The lifecycle (and the SDK client under it) loads on the first call, in the provider host.
+const face = dynamicFace<DeviceInputs, DeviceOutputs>(() => require("./lifecycle") as Lifecycle<DeviceInputs, DeviceOutputs>);
+
 /** Reads the stack config in the provider host (once, before any other call). */
-export function configure(req: dynamic.ConfigureRequest): Promise<void> {
-  return lifecycle().configure(req);
-}
-
-export function check(olds: DeviceInputs, news: DeviceInputs): Promise<dynamic.CheckResult<DeviceInputs>> {
-  return lifecycle().check(olds, news);
-}
-
-export function diff(id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<dynamic.DiffResult> {
-  return lifecycle().diff(id, olds, news);
-}
-
-export function create(inputs: DeviceInputs): Promise<dynamic.CreateResult<DeviceOutputs>> {
-  return lifecycle().create(inputs);
-}
-
-export function read(id: string, props: DeviceOutputs): Promise<dynamic.ReadResult<DeviceOutputs>> {
-  return lifecycle().read(id, props);
-}
-
-export function update(id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<dynamic.UpdateResult<DeviceOutputs>> {
-  return lifecycle().update(id, olds, news);
-}
-
-function remove(id: string, props: DeviceOutputs): Promise<void> {
-  return lifecycle().remove(id, props);
-}
-
+export const configure = face.configure;
+export const check = face.check;
+export const diff = face.diff;
+export const create = face.create;
+export const read = face.read;
+export const update = face.update;
+const remove = face.delete;
 export { remove as delete };

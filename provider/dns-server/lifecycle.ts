@@ -1,4 +1,4 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
 import { accountClient, serviceChecks } from "../shared/account-client";
 import { explain, explainWithQuota, isNotFound } from "../shared/explain";
@@ -6,14 +6,12 @@ import { containsUnknown, isUnknown } from "../shared/unknown";
 import { checkSettings, type DnsServerSettingsArgs, drift, effective, project, toServiceUpdate } from "./settings";
 import type { DnsServerInputs, DnsServerOutputs } from "./types";
 
-export { configure } from "../shared/stack-config";
-
 type Json = Record<string, unknown>;
 type LiveServer = Awaited<ReturnType<Client["dnsServers"]["get"]>>;
 
 /** Validates inputs; values unknown during preview are accepted. Checks ids against the service when it is reachable. */
-export async function check(_olds: DnsServerInputs, news: DnsServerInputs): Promise<dynamic.CheckResult<DnsServerInputs>> {
-  const failures: dynamic.CheckFailure[] = [];
+export async function check(ctx: ProviderContext, _olds: DnsServerInputs, news: DnsServerInputs): Promise<CheckResult<DnsServerInputs>> {
+  const failures: Failure[] = [];
   const { name, adopt, deleteOnDestroy } = news;
   if (name === undefined) {
     if (adopt === undefined) failures.push({ property: "name", reason: "name is required (or adopt an existing server)" });
@@ -27,13 +25,13 @@ export async function check(_olds: DnsServerInputs, news: DnsServerInputs): Prom
     failures.push({ property: "deleteOnDestroy", reason: "deleteOnDestroy must be true or false" });
   }
   for (const [property, reason] of checkSettings(news.settings, isUnknown)) failures.push({ property, reason });
-  failures.push(...(await serviceChecks(news, failures.length > 0, { what: "DNS server", exists: async (client, adopt) => Boolean(await findServer(client, adopt)), more: (client) => knownIds(client, news.settings ?? {}) })));
+  failures.push(...(await serviceChecks(ctx, news, failures.length > 0, { what: "DNS server", exists: async (client, adopt) => Boolean(await findServer(client, adopt)), more: (client) => knownIds(client, news.settings ?? {}) })));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 
 /** Every filter list, web service and category id is one the service knows (public reference data: named). */
-async function knownIds(client: Client, s: DnsServerSettingsArgs): Promise<dynamic.CheckFailure[]> {
-  const failures: dynamic.CheckFailure[] = [];
+async function knownIds(client: Client, s: DnsServerSettingsArgs): Promise<Failure[]> {
+  const failures: Failure[] = [];
   const lookups: [string, readonly unknown[] | undefined, () => Promise<string[]>][] = [
     ["settings.filterLists.ids", s.filterLists?.ids, async () => (await client.filterLists.list()).map((l) => l.filter_id)],
     ["settings.blockedServices", s.blockedServices, async () => (await client.webServices.list()).map((w) => w.id)],
@@ -59,7 +57,7 @@ async function findServer(client: Client, adopt: string): Promise<LiveServer | u
 }
 
 /** Update when the name or a managed setting differs from what the service had at the last read; replace only when `adopt` changes. */
-export async function diff(_id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<dynamic.DiffResult> {
+export async function diff(_ctx: ProviderContext, _id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<DiffResult> {
   const replaces = (news.adopt ?? undefined) !== (olds.adopt ?? undefined) ? ["adopt"] : [];
   const changed: string[] = [];
   if (news.name !== undefined && news.name !== olds.name) changed.push("name");
@@ -72,10 +70,10 @@ export async function diff(_id: string, olds: DnsServerOutputs, news: DnsServerI
 }
 
 /** Creates the server (or adopts one) and applies the declared name and settings. */
-export async function create(inputs: DnsServerInputs): Promise<dynamic.CreateResult<DnsServerOutputs>> {
+export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Promise<CreateResult<DnsServerOutputs>> {
   let client: Client;
   try {
-    client = await accountClient(inputs.credentials);
+    client = await accountClient(ctx, inputs.credentials);
   } catch (err) {
     throw explain("Creating the DNS server failed", err);
   }
@@ -106,9 +104,9 @@ export async function create(inputs: DnsServerInputs): Promise<dynamic.CreateRes
 }
 
 /** Refresh: what the service has now. A server deleted out of band is gone (no id). */
-export async function read(id: string, props: DnsServerOutputs): Promise<dynamic.ReadResult<DnsServerOutputs>> {
+export async function read(ctx: ProviderContext, id: string, props: DnsServerOutputs): Promise<ReadResult<DnsServerOutputs, DnsServerInputs>> {
   try {
-    const client = await accountClient(props.credentials);
+    const client = await accountClient(ctx, props.credentials);
     return { id, props: await state(client, id, { ...props, ...(props.settings ? { settings: props.settings } : {}) }) };
   } catch (err) {
     if (isNotFound(err)) return {};
@@ -117,9 +115,9 @@ export async function read(id: string, props: DnsServerOutputs): Promise<dynamic
 }
 
 /** Renames and re-applies the managed settings in place. */
-export async function update(id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<dynamic.UpdateResult<DnsServerOutputs>> {
+export async function update(ctx: ProviderContext, id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<UpdateResult<DnsServerOutputs>> {
   try {
-    const client = await accountClient(news.credentials ?? olds.credentials);
+    const client = await accountClient(ctx, news.credentials ?? olds.credentials);
     await apply(client, { id, name: olds.name } as LiveServer, news, olds.settings);
     return { outs: await state(client, id, news) };
   } catch (err) {
@@ -128,11 +126,11 @@ export async function update(id: string, olds: DnsServerOutputs, news: DnsServer
 }
 
 /** Deletes the server; the service moves its devices to the default server. Adopted and default servers stay. */
-export async function remove(id: string, props: DnsServerOutputs): Promise<void> {
+export async function remove(ctx: ProviderContext, id: string, props: DnsServerOutputs): Promise<void> {
   if (props.isDefault) return;
   if (props.adopt !== undefined && !props.deleteOnDestroy) return;
   try {
-    const client = await accountClient(props.credentials);
+    const client = await accountClient(ctx, props.credentials);
     await client.dnsServers.remove(id);
   } catch (err) {
     if (isNotFound(err)) return;

@@ -3,7 +3,7 @@ import { sharedClient } from "../../sdk/client/shared-session";
 import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
 import { type CredentialFields, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
-import { insecure, stackConfig } from "./stack-config";
+import { type Failure, insecureOf, type ProviderContext } from "./lifecycle";
 import { containsUnknown, isUnknown } from "./unknown";
 
 /**
@@ -26,31 +26,31 @@ export interface ResourceCredentials {
  *
  * @example
  * ```ts
- * const client = await accountClient(inputs.credentials);
+ * const client = await accountClient(ctx, inputs.credentials);
  * const server = await client.dnsServers.get(id);
  * ```
  */
-export async function accountClient(credentials: ResourceCredentials | undefined): Promise<Client> {
-  const r = resolve(credentials);
+export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined): Promise<Client> {
+  const r = resolve(ctx, credentials);
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const u = await usableCredentials(r);
-  if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey, ...insecure() });
+  if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey, ...insecureOf(ctx) });
   const session: SessionCredentials =
     u.mode === "password"
       ? { username: u.username, password: u.password, ...(u.mfaToken ? { mfaToken: u.mfaToken } : {}) }
       : u.mode === "refreshToken"
         ? { refreshToken: u.refreshToken }
         : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
-  return sharedClient({ baseUrl: u.baseUrl, credentials: session, ...insecure() });
+  return sharedClient({ baseUrl: u.baseUrl, credentials: session, ...insecureOf(ctx) });
 }
 
 /** The resource's credentials, then stack config, then the environment; "no credentials" blames `credentials`. */
-function resolve(credentials: ResourceCredentials | undefined): ReturnType<typeof resolveCredentials> {
+function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefined): ReturnType<typeof resolveCredentials> {
   const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
   const r = resolveCredentials(
     [
       ["args", args],
-      ["config", stackConfig()],
+      ["config", ctx.config],
       ["environment", fromEnvironment()],
     ],
     { apiKey: true },
@@ -62,9 +62,9 @@ function resolve(credentials: ResourceCredentials | undefined): ReturnType<typeo
  * For `check`: why this resource has no usable credentials (none anywhere, a missing profile…), as a
  * check failure naming the property; undefined when they resolve. Runs no credential command.
  */
-export async function credentialProblem(credentials: ResourceCredentials | undefined): Promise<{ property: string; reason: string } | undefined> {
+export async function credentialProblem(ctx: ProviderContext, credentials: ResourceCredentials | undefined): Promise<Failure | undefined> {
   try {
-    const r = resolve(credentials);
+    const r = resolve(ctx, credentials);
     if (isProblem(r)) return { property: r.property, reason: r.reason };
     if (r.mode === "profile") await usableCredentials(r);
     return undefined;
@@ -81,7 +81,7 @@ export interface ServiceCheckSpec {
   /** Whether the account has the object `adopt` names. */
   exists(client: Client, adopt: string): Promise<boolean>;
   /** Further checks against the service (reference-data ids…). */
-  more?(client: Client): Promise<{ property: string; reason: string }[]>;
+  more?(client: Client): Promise<Failure[]>;
 }
 
 /**
@@ -91,21 +91,22 @@ export interface ServiceCheckSpec {
  *
  * @example
  * ```ts
- * failures.push(...(await serviceChecks(news, failures.length > 0, { what: "device", exists: async (c, id) => Boolean(await c.devices.get(id)) })));
+ * failures.push(...(await serviceChecks(ctx, news, failures.length > 0, { what: "device", exists: async (c, id) => Boolean(await c.devices.get(id)) })));
  * ```
  */
 export async function serviceChecks(
+  ctx: ProviderContext,
   news: { credentials?: ResourceCredentials | undefined; adopt?: string | undefined },
   failedAlready: boolean,
   spec: ServiceCheckSpec,
-): Promise<{ property: string; reason: string }[]> {
+): Promise<Failure[]> {
   if (containsUnknown(news.credentials)) return [];
-  const problem = await credentialProblem(news.credentials);
+  const problem = await credentialProblem(ctx, news.credentials);
   if (problem) return [problem];
   if (failedAlready) return [];
-  const failures: { property: string; reason: string }[] = [];
+  const failures: Failure[] = [];
   try {
-    const client = await accountClient(news.credentials);
+    const client = await accountClient(ctx, news.credentials);
     if (typeof news.adopt === "string" && !isUnknown(news.adopt) && !(await spec.exists(client, news.adopt))) {
       failures.push({ property: "adopt", reason: `adopt names no ${spec.what} of this account` });
     }

@@ -1,5 +1,6 @@
 import type { Client } from "../../sdk/client/client";
 import { DnsAccountError, QuotaError } from "../../sdk/errors";
+import { PartialCreateError } from "./lifecycle";
 
 /**
  * An error as the engine shows it: what failed, the stable code, the message and the service's field
@@ -27,15 +28,16 @@ export function isNotFound(err: unknown): boolean {
 }
 
 /**
- * A create that made an object but could not finish: the engine records `outs` under `id` (the dynamic
- * provider host's partial-state path) so nothing the service holds is left outside every state, and the
- * next `up` finishes the job with an update.
+ * A create that made an object but could not finish, as a {@link PartialCreateError}: the engine face
+ * records `outs` under `id`, so nothing the service holds is left outside every state, and the next `up`
+ * finishes the job with an update.
  */
-export function initFailed(action: string, err: unknown, id: string, outs: object, inputs: object): Error {
+export function initFailed(action: string, err: unknown, id: string, outs: object): PartialCreateError {
   const e = explain(action, err);
-  const provider = (inputs as Record<string, unknown>).__provider;
-  Object.assign(e, { id, properties: { ...outs, ...(provider !== undefined ? { __provider: provider } : {}) }, reasons: [e.message] });
-  return e;
+  const partial = new PartialCreateError(e.message, id, outs);
+  const code = (e as { code?: unknown }).code;
+  if (code !== undefined) Object.defineProperty(partial, "code", { value: code, enumerable: false });
+  return partial;
 }
 
 /**

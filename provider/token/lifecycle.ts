@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { explain } from "../shared/explain";
-import { insecure, stackConfig } from "../shared/stack-config";
+import { type CheckResult, type CreateResult, type DiffResult, type Failure, insecureOf, type ProviderContext, type ReadResult, type UpdateResult } from "../shared/lifecycle";
 import { isUnknown } from "../shared/unknown";
 import { ConfigError, DnsAccountError, InvalidCredentialsError, InvalidGrantError, MfaRequiredError, ProtocolError } from "../../sdk/errors";
 import { refreshToken, tokenRequest } from "../../sdk/auth/grants";
@@ -18,11 +17,9 @@ import {
 } from "../credentials";
 import type { TokenInputs, TokenOutputs } from "./types";
 
-export { configure } from "../shared/stack-config";
-
 const DAY_SECONDS = 86_400;
 
-function credentialSources(inputs: TokenInputs): [CredentialSource, CredentialFields][] {
+function credentialSources(ctx: ProviderContext, inputs: TokenInputs): [CredentialSource, CredentialFields][] {
   const args: CredentialFields = {
     baseUrl: inputs.baseUrl,
     username: inputs.username,
@@ -34,14 +31,14 @@ function credentialSources(inputs: TokenInputs): [CredentialSource, CredentialFi
   };
   return [
     ["args", args],
-    ["config", stackConfig()],
+    ["config", ctx.config],
     ["environment", fromEnvironment()],
   ];
 }
 
 /** Credentials a Token can hold: a password login or a refresh token (from args, config, a profile or a command). */
-async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }> }> {
-  const r = resolveCredentials(credentialSources(inputs));
+async function resolve(ctx: ProviderContext, inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }> }> {
+  const r = resolveCredentials(credentialSources(ctx, inputs));
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const creds = await usableCredentials(r);
   const field = r.mode === "command" ? "credentialCommand" : "profile";
@@ -54,7 +51,7 @@ async function resolve(inputs: TokenInputs): Promise<{ creds: Extract<Awaited<Re
   return { creds };
 }
 
-function checkNumber(value: unknown, property: string, failures: dynamic.CheckFailure[]): void {
+function checkNumber(value: unknown, property: string, failures: Failure[]): void {
   if (value === undefined || isUnknown(value)) return;
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
     failures.push({ property, reason: `${property} must be a positive number of seconds` });
@@ -62,13 +59,13 @@ function checkNumber(value: unknown, property: string, failures: dynamic.CheckFa
 }
 
 /** Validates inputs; values unknown during preview are accepted. Never returns config or env values. */
-export async function check(_olds: TokenInputs, news: TokenInputs): Promise<dynamic.CheckResult<TokenInputs>> {
-  const failures: dynamic.CheckFailure[] = [];
+export async function check(ctx: ProviderContext, _olds: TokenInputs, news: TokenInputs): Promise<CheckResult<TokenInputs>> {
+  const failures: Failure[] = [];
   if (!credentialFieldsOf(news).some(isUnknown)) {
-    const sources = credentialSources(news);
+    const sources = credentialSources(ctx, news);
     const baseUrl = sources.map(([, s]) => s.baseUrl).find((v) => typeof v === "string" && v !== "");
     try {
-      resolveBaseUrl(baseUrl, Boolean(insecure().allowInsecureHttp));
+      resolveBaseUrl(baseUrl, ctx.allowInsecureHttp);
     } catch (err) {
       failures.push({ property: "baseUrl", reason: (err as Error).message });
     }
@@ -153,10 +150,10 @@ function mintedRefreshToken(res: RawResponse): string | undefined {
 }
 
 /** Revokes a refresh token this provider minted but cannot keep; says in the message when that failed. */
-async function revokeOrphan(baseUrl: string, token: string | undefined, err: unknown): Promise<unknown> {
+async function revokeOrphan(ctx: ProviderContext, baseUrl: string, token: string | undefined, err: unknown): Promise<unknown> {
   if (token === undefined) return err;
   try {
-    await revokeToken({ baseUrl, refreshToken: token, ...insecure() });
+    await revokeToken({ baseUrl, refreshToken: token, ...insecureOf(ctx) });
     return err;
   } catch {
     const e = explain("Creating the token failed", err);
@@ -169,14 +166,14 @@ async function revokeOrphan(baseUrl: string, token: string | undefined, err: unk
  * The password grant. A response that issued a refresh token but cannot be used (malformed, absurd) has
  * that token revoked before the error surfaces: no live token may exist outside every state.
  */
-async function login(creds: { baseUrl: string; username: string; password: string; mfaToken?: string }): Promise<TokenSet & { refreshToken: string }> {
+async function login(ctx: ProviderContext, creds: { baseUrl: string; username: string; password: string; mfaToken?: string }): Promise<TokenSet & { refreshToken: string }> {
   const form: Record<string, string> = { username: creds.username, password: creds.password };
   if (creds.mfaToken) form.mfa_token = creds.mfaToken;
-  const res = await tokenRequest("password", form, { baseUrl: creds.baseUrl, ...insecure() });
+  const res = await tokenRequest("password", form, { baseUrl: creds.baseUrl, ...insecureOf(ctx) });
   try {
     return parseTokenResponse(res, { grant: "password" }) as TokenSet & { refreshToken: string };
   } catch (err) {
-    throw await revokeOrphan(creds.baseUrl, mintedRefreshToken(res), err);
+    throw await revokeOrphan(ctx, creds.baseUrl, mintedRefreshToken(res), err);
   }
 }
 
@@ -189,11 +186,11 @@ function isMfaProblem(err: unknown, withCode: boolean): boolean {
  * Logs in (password grant, with MFA code if given) or adopts the refresh token (refresh grant). A login
  * whose result cannot be stored revokes the refresh token it minted.
  */
-export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<TokenOutputs>> {
+export async function create(ctx: ProviderContext, inputs: TokenInputs): Promise<CreateResult<TokenOutputs>> {
   let creds: Awaited<ReturnType<typeof resolve>>["creds"] | undefined;
   try {
-    creds = (await resolve(inputs)).creds;
-    const set = creds.mode === "password" ? await login(creds) : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken, ...insecure() });
+    creds = (await resolve(ctx, inputs)).creds;
+    const set = creds.mode === "password" ? await login(ctx, creds) : await refreshToken({ baseUrl: creds.baseUrl, refreshToken: creds.refreshToken, ...insecureOf(ctx) });
     try {
       const outs = withTokens(
         {
@@ -209,7 +206,7 @@ export async function create(inputs: TokenInputs): Promise<dynamic.CreateResult<
     } catch (err) {
       const problem = err instanceof DnsAccountError ? err : new ProtocolError("The token response holds a value out of range", { field: "expires_in" });
       // Only a token this create minted is revoked; an adopted one belongs to whoever gave it.
-      throw creds.mode === "password" ? await revokeOrphan(creds.baseUrl, set.refreshToken, problem) : problem;
+      throw creds.mode === "password" ? await revokeOrphan(ctx, creds.baseUrl, set.refreshToken, problem) : problem;
     }
   } catch (err) {
     const mfa = creds?.mode === "password" && isMfaProblem(err, creds.mfaToken !== undefined);
@@ -233,7 +230,7 @@ function renewWindowMs(renewBeforeSeconds: number | undefined, lifetimeMs: numbe
  * elapsed; update (renew) when the access token is within renewBeforeSeconds of expiry. A change of
  * password or mfaToken alone changes nothing.
  */
-export async function diff(_id: string, olds: TokenOutputs, news: TokenInputs): Promise<dynamic.DiffResult> {
+export async function diff(ctx: ProviderContext, _id: string, olds: TokenOutputs, news: TokenInputs): Promise<DiffResult> {
   const replaces: string[] = [];
   const unknown = credentialFieldsOf(news).some(isUnknown);
   if (unknown) {
@@ -244,7 +241,7 @@ export async function diff(_id: string, olds: TokenOutputs, news: TokenInputs): 
     if (isUnknown(news.profile)) replaces.push("profile");
     if (isUnknown(news.credentialCommand)) replaces.push("credentialCommand");
   } else {
-    const resolved = resolveCredentials(credentialSources(news));
+    const resolved = resolveCredentials(credentialSources(ctx, news));
     // A profile is read again (a file); a credential command is not run just to compare.
     const r = isProblem(resolved) || resolved.mode === "command" ? resolved : await usableCredentials(resolved).catch(() => resolved);
     if (!isProblem(r) && r.mode === "command") {
@@ -295,11 +292,11 @@ function withoutSettings(olds: TokenOutputs): Omit<TokenOutputs, Settings> {
  * renewal window; a change of settings alone is written without calling the server, so a stack whose
  * server is gone can still set `revokeOnDelete: false` and be destroyed.
  */
-export async function update(_id: string, olds: TokenOutputs, news: TokenInputs): Promise<dynamic.UpdateResult<TokenOutputs>> {
+export async function update(ctx: ProviderContext, _id: string, olds: TokenOutputs, news: TokenInputs): Promise<UpdateResult<TokenOutputs>> {
   const kept = { ...withoutSettings(olds), ...settings(news, olds.mode === "password") };
   if (!needsRenewal(olds, news.renewBeforeSeconds, Date.now())) return { outs: kept };
   try {
-    const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken, ...insecure() });
+    const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken, ...insecureOf(ctx) });
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = kept;
     return { outs: withTokens(base, set) };
   } catch (err) {
@@ -320,10 +317,10 @@ function isDefiniteRevocation(err: unknown): boolean {
  * Only a definite revocation (`invalid_grant`) reports the resource gone (the next `up` creates a new
  * one); any other failure is an error and the state stays.
  */
-export async function read(id: string, props: TokenOutputs): Promise<dynamic.ReadResult<TokenOutputs>> {
+export async function read(ctx: ProviderContext, id: string, props: TokenOutputs): Promise<ReadResult<TokenOutputs, TokenInputs>> {
   if (!props?.refreshToken) return {};
   try {
-    const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure() });
+    const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecureOf(ctx) });
     if (set.refreshToken === props.refreshToken && !needsRenewal(props, props.renewBeforeSeconds, Date.now())) return { id, props };
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = props;
     return { id, props: withTokens(base, set) };
@@ -334,10 +331,10 @@ export async function read(id: string, props: TokenOutputs): Promise<dynamic.Rea
 }
 
 /** Revokes the refresh token (when `revokeOnDelete`); "already revoked" is success. */
-export async function remove(_id: string, props: TokenOutputs): Promise<void> {
+export async function remove(ctx: ProviderContext, _id: string, props: TokenOutputs): Promise<void> {
   if (props?.revokeOnDelete === false || !props?.refreshToken) return;
   try {
-    await revokeToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecure() });
+    await revokeToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecureOf(ctx) });
   } catch (err) {
     throw explain("Revoking the token failed", err);
   }
