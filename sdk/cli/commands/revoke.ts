@@ -1,0 +1,25 @@
+/** `dns-account revoke` (and `logout`): revoke the profile's refresh token and remove the profile. */
+import { type Command, insecure, insecureOption, newStore, note, out, profileOf, profileOption, revoke as revokeModule } from "../command";
+
+export const revoke: Command = {
+  summary: "Revoke the profile's refresh token and remove the profile (alias: logout)",
+  usage: `Usage: dns-account revoke [--profile P] [--local] [--json] [--allow-insecure-http]
+     dns-account logout [--profile P] [--local] [--json] [--allow-insecure-http]
+
+Revoking an already revoked token succeeds; a missing profile is not an error. --local removes the
+profile without contacting the server (e.g. it is unreachable): its refresh token is NOT revoked and
+stays valid until it is revoked some other way.`,
+  options: { ...profileOption, ...insecureOption, local: { type: "boolean" }, json: { type: "boolean" } },
+  async run(v) {
+    const profile = profileOf(v);
+    const store = newStore(v);
+    const p = await store.profile(profile);
+    const revoked = Boolean(p?.refreshToken) && !v.local;
+    if (revoked) await revokeModule().revokeToken({ baseUrl: p!.baseUrl, refreshToken: p!.refreshToken!, ...insecure(v) });
+    if (p) await store.put(profile, undefined);
+    if (v.json) out(JSON.stringify({ profile, removed: Boolean(p), revoked }));
+    else if (!p) note(`No profile "${profile}": nothing to revoke.`);
+    else if (revoked || !p.refreshToken) note(`${revoked ? "Revoked and removed" : "Removed"} profile "${profile}".`);
+    else note(`Removed profile "${profile}" locally; its refresh token was NOT revoked and stays valid until revoked.`);
+  },
+};
