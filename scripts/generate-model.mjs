@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Regenerates sdk/client/model.ts from the reference description (../shared/reference) — run with
+// Regenerates sdk/client/model.ts from the facts-only copy of the reference description
+// (scripts/reference/, made from ../shared/reference by scripts/reference-facts.mjs) — run with
 // `npm run generate`. Types come from openapi-typescript; the validators are emitted here in the
 // client's lazy, precompiled pattern (`compiled<T>((z, use) => …)` of api-schemas.ts), each checked by
 // the compiler against its generated type, so schema and type cannot drift.
@@ -9,11 +10,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // `--check`: exit 1 when the committed file differs from what the description generates (for tests).
 const check = process.argv.includes("--check");
-const source = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? path.resolve(root, "..", "shared", "reference", "dns-api-openapi-1.15.json");
+const source = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? path.join(root, "scripts", "reference", "dns-api-openapi-1.15.facts.json");
 const target = path.join(root, "sdk", "client", "model.ts");
 
 const PROSE = new Set(["description", "summary", "title", "example", "examples", "externalDocs", "x-summary"]);
@@ -48,6 +50,45 @@ function normalize(doc) {
 
 const doc = normalize(stripProse(JSON.parse(readFileSync(source, "utf8"))));
 const names = Object.keys(doc.components.schemas).sort();
+const refName = (ref) => ref.replace("#/components/schemas/", "");
+
+/** The components a node refers to, transitively. */
+function reachable(node, out = new Set()) {
+  if (Array.isArray(node)) for (const n of node) reachable(n, out);
+  else if (node !== null && typeof node === "object") {
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#/components/schemas/")) {
+      const name = refName(node.$ref);
+      if (!out.has(name)) {
+        out.add(name);
+        reachable(doc.components.schemas[name], out);
+      }
+    }
+    for (const value of Object.values(node)) reachable(value, out);
+  }
+  return out;
+}
+
+// Tolerant reading (strict requests, forgiving responses): every component a response can carry reads
+// enum values it does not know as their strings, and null in an optional property as absent. Requests
+// keep the description's closed enums. The 1.15 description shares only enums (and ScheduleTime)
+// between the two directions, so an enum *component* stays closed (requests name it) while a response
+// object's property that refers to it is opened.
+const responseSide = new Set();
+for (const item of Object.values(doc.paths)) {
+  for (const op of Object.values(item)) if (op && typeof op === "object") reachable(op.responses, responseSide);
+}
+/** An enum, a reference to one, or a union of enums (DnsProtoType). */
+const isEnum = (schema) =>
+  Array.isArray(schema?.enum) ||
+  (typeof schema?.$ref === "string" && isEnum(doc.components.schemas[refName(schema.$ref)])) ||
+  (Array.isArray(schema?.oneOf ?? schema?.anyOf) && (schema.oneOf ?? schema.anyOf).every(isEnum));
+
+/** `T | (string & {})`: the known values still complete in editors, and any other string is allowed. */
+const open = (type) =>
+  ts.factory.createUnionTypeNode([
+    type,
+    ts.factory.createIntersectionTypeNode([ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword), ts.factory.createTypeLiteralNode([])]),
+  ]);
 
 const ast = await openapiTS(doc, {
   rootTypes: true,
@@ -56,21 +97,36 @@ const ast = await openapiTS(doc, {
   alphabetize: true,
   // A field with a default may still be absent from a body: keep it optional, like the validators.
   defaultNonNullable: false,
+  // An enum-typed property (or list of them) of a response-side object is open (see above); the enum
+  // component itself is not.
+  transformProperty(property, schema, options) {
+    const component = /^#\/components\/schemas\/([^/]+)\//.exec(options.path ?? "")?.[1];
+    if (!component || !responseSide.has(component)) return undefined;
+    let type = property.type;
+    if (isEnum(schema)) type = open(type);
+    else if (schema?.type === "array" && isEnum(schema.items) && ts.isArrayTypeNode(type)) type = ts.factory.createArrayTypeNode(ts.factory.createParenthesizedType(open(type.elementType)));
+    else return undefined;
+    return ts.factory.updatePropertySignature(property, property.modifiers, property.name, property.questionToken, type);
+  },
 });
 const types = astToString(ast);
 
 // DNSServer → dnsServer, DedicatedIPv4Address → dedicatedIPv4Address.
 const camel = (name) => name.replace(/^[A-Z]+(?=[A-Z][a-z]|$)|^[A-Z]/, (head) => head.toLowerCase());
 const validatorName = (name) => `${camel(name)}Schema`;
-const refName = (ref) => ref.replace("#/components/schemas/", "");
-
-/** The zod expression of one schema (no constraints: responses are checked for shape, not policy). */
-function zodOf(schema) {
+/**
+ * The zod expression of one schema (no constraints: responses are checked for shape, not policy). With
+ * `tolerant` (a response-side component), enums accept any string and optional properties accept null,
+ * which the parse drops (`absent`), so callers see the property as missing.
+ */
+function zodOf(schema, tolerant) {
   let expr;
-  if (schema.$ref) {
+  if (tolerant && isEnum(schema)) {
+    expr = "z.string()";
+  } else if (schema.$ref) {
     expr = `use(${validatorName(refName(schema.$ref))})`;
   } else if (schema.oneOf || schema.anyOf) {
-    expr = `z.union([${(schema.oneOf ?? schema.anyOf).map(zodOf).join(", ")}])`;
+    expr = `z.union([${(schema.oneOf ?? schema.anyOf).map((s) => zodOf(s, tolerant)).join(", ")}])`;
   } else if (schema.allOf) {
     throw new Error("allOf is not used by the description; teach the generator before relying on it");
   } else if (schema.enum) {
@@ -90,23 +146,25 @@ function zodOf(schema) {
         expr = "z.boolean()";
         break;
       case "array":
-        expr = `z.array(${zodOf(schema.items ?? {})})`;
+        expr = `z.array(${zodOf(schema.items ?? {}, tolerant)})`;
         break;
       case "object":
       case undefined: {
         const props = Object.entries(schema.properties ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
         if (props.length === 0 && schema.additionalProperties && typeof schema.additionalProperties === "object") {
-          expr = `z.record(z.string(), ${zodOf(schema.additionalProperties)})`;
+          expr = `z.record(z.string(), ${zodOf(schema.additionalProperties, tolerant)})`;
         } else if (props.length === 0 && schema.type === undefined) {
           expr = "z.unknown()";
         } else {
           const required = new Set(schema.required ?? []);
           const fields = props.map(([key, value]) => {
-            const inner = zodOf(value);
+            const inner = zodOf(value, tolerant);
             return `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${required.has(key) ? inner : `${inner}.exactOptional()`}`;
           });
           // Loose: a field the service adds later passes through instead of failing the call.
           expr = `z.looseObject({ ${fields.join(", ")} })`;
+          const optional = props.map(([key]) => key).filter((key) => !required.has(key));
+          if (tolerant && optional.length) expr = `z.preprocess(absent(${JSON.stringify(optional)}), ${expr})`;
         }
         break;
       }
@@ -123,7 +181,8 @@ for (const name of names) {
   taken.set(validatorName(name), name);
 }
 const validators = names.map((name) => {
-  const expr = zodOf(doc.components.schemas[name]);
+  // An enum component stays closed (requests name it); response-side properties that refer to it are opened.
+  const expr = zodOf(doc.components.schemas[name], responseSide.has(name) && !isEnum(doc.components.schemas[name]));
   const usesRef = expr.includes("use(");
   return [
     `/** Validator of {@link ${name}}. */`,
@@ -152,7 +211,7 @@ for (const name of [...listed].sort()) {
 const out = `// Generated by scripts/generate-model.mjs from the ${doc.info?.version ? `${doc.info.version} ` : ""}reference description: do not edit.
 // Run \`npm run generate\` to regenerate. Types by openapi-typescript; validators are lazy and precompiled.
 /* eslint-disable */
-import { compiled } from "./compiled";
+import { absent, compiled } from "./compiled";
 
 ${types.trim()}
 

@@ -1,13 +1,14 @@
 /**
- * Development-time generator: `npm run generate:emulator-openapi` reads the service's OpenAPI description
- * (`../shared/reference/dns-api-openapi-1.15.json`) and writes `reference.generated.ts` with its facts
+ * Development-time generator: `npm run generate:emulator-openapi` reads the facts-only copy of the
+ * service's OpenAPI description (`scripts/reference/dns-api-openapi-1.15.facts.json`, made from
+ * `../shared/reference` by `npm run reference`) and writes `reference.generated.ts` with its facts
  * only — paths, methods, operation ids, parameters, status codes and schemas — and none of its prose
  * (descriptions, summaries, titles, examples are dropped), so the emulator can describe and validate
  * what it serves without copying the reference's text.
  *
  * @example
  * ```sh
- * npm run generate:emulator-openapi -- ../shared/reference/dns-api-openapi-1.15.json
+ * npm run generate:emulator-openapi -- scripts/reference/dns-api-openapi-1.15.facts.json
  * ```
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -37,7 +38,7 @@ export function stripProse(value: unknown, underProperties = false): unknown {
 }
 
 function main(): void {
-  const input = process.argv[2] ?? path.resolve(__dirname, "../../../../shared/reference/dns-api-openapi-1.15.json");
+  const input = process.argv[2] ?? path.resolve(__dirname, "../../../scripts/reference/dns-api-openapi-1.15.facts.json");
   const doc = JSON.parse(readFileSync(input, "utf8")) as Record<string, unknown>;
   const facts = stripProse({ openapi: doc.openapi, info: { version: (doc.info as { version: string }).version }, paths: doc.paths, components: doc.components, security: doc.security }) as Record<string, unknown>;
   const out = path.resolve(__dirname, "../../../emulator/openapi/reference.generated.ts");

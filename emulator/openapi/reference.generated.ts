@@ -23,10 +23,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Account"
-    ]
+    }
    }
   },
   "/oapi/v1/dedicated_addresses/ipv4": {
@@ -45,10 +42,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Dedicated IP addresses"
-    ]
+    }
    },
    "post": {
     "operationId": "allocateDedicatedIPv4Address",
@@ -63,10 +57,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "429": {}
-    },
-    "tags": [
-     "Dedicated IP addresses"
-    ]
+    }
    }
   },
   "/oapi/v1/devices": {
@@ -86,10 +77,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    },
    "post": {
     "operationId": "createDevice",
@@ -123,10 +111,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "429": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v1/devices/{device_id}": {
@@ -145,10 +130,7 @@ export const REFERENCE: OpenApiFacts = {
     "responses": {
      "200": {},
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    },
    "get": {
     "operationId": "getDevice",
@@ -173,10 +155,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    },
    "put": {
     "operationId": "updateDevice",
@@ -212,10 +191,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v1/devices/{device_id}/dedicated_addresses": {
@@ -241,10 +217,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v1/devices/{device_id}/dedicated_addresses/ipv4": {
@@ -271,10 +244,7 @@ export const REFERENCE: OpenApiFacts = {
     "responses": {
      "200": {},
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    },
    "post": {
     "operationId": "linkDedicatedIPv4Address",
@@ -311,10 +281,7 @@ export const REFERENCE: OpenApiFacts = {
      },
      "404": {},
      "429": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v1/devices/{device_id}/doh.mobileconfig": {
@@ -355,10 +322,7 @@ export const REFERENCE: OpenApiFacts = {
     "responses": {
      "200": {},
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v1/devices/{device_id}/doh_password/reset": {
@@ -377,10 +341,7 @@ export const REFERENCE: OpenApiFacts = {
     "responses": {
      "200": {},
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v1/devices/{device_id}/dot.mobileconfig": {
@@ -421,10 +382,7 @@ export const REFERENCE: OpenApiFacts = {
     "responses": {
      "200": {},
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v1/devices/{device_id}/settings": {
@@ -451,10 +409,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    },
    "put": {
     "operationId": "updateDeviceSettings",
@@ -490,10 +445,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "404": {}
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v1/dns_servers": {
@@ -513,10 +465,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "DNS servers"
-    ]
+    }
    },
    "post": {
     "operationId": "createDNSServer",
@@ -550,10 +499,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "429": {}
-    },
-    "tags": [
-     "DNS servers"
-    ]
+    }
    }
   },
   "/oapi/v1/dns_servers/{dns_server_id}": {
@@ -572,10 +518,7 @@ export const REFERENCE: OpenApiFacts = {
     "responses": {
      "200": {},
      "404": {}
-    },
-    "tags": [
-     "DNS servers"
-    ]
+    }
    },
    "get": {
     "operationId": "getDNSServer",
@@ -600,10 +543,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "404": {}
-    },
-    "tags": [
-     "DNS servers"
-    ]
+    }
    },
    "put": {
     "operationId": "updateDNSServer",
@@ -639,10 +579,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "404": {}
-    },
-    "tags": [
-     "DNS servers"
-    ]
+    }
    }
   },
   "/oapi/v1/dns_servers/{dns_server_id}/settings": {
@@ -669,10 +606,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "404": {}
-    },
-    "tags": [
-     "DNS servers"
-    ]
+    }
    },
    "put": {
     "operationId": "updateDNSServerSettings",
@@ -708,10 +642,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      },
      "404": {}
-    },
-    "tags": [
-     "DNS servers"
-    ]
+    }
    }
   },
   "/oapi/v1/filter_lists": {
@@ -730,10 +661,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Reference data"
-    ]
+    }
    }
   },
   "/oapi/v1/oauth_authorize": {
@@ -808,10 +736,7 @@ export const REFERENCE: OpenApiFacts = {
     "responses": {
      "302": {}
     },
-    "security": [],
-    "tags": [
-     "Authentication"
-    ]
+    "security": []
    }
   },
   "/oapi/v1/oauth_token": {
@@ -856,10 +781,7 @@ export const REFERENCE: OpenApiFacts = {
       }
      }
     },
-    "security": [],
-    "tags": [
-     "Authentication"
-    ]
+    "security": []
    }
   },
   "/oapi/v1/parental_control_categories": {
@@ -878,10 +800,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Reference data"
-    ]
+    }
    }
   },
   "/oapi/v1/query_log": {
@@ -889,10 +808,7 @@ export const REFERENCE: OpenApiFacts = {
     "operationId": "clearQueryLog",
     "responses": {
      "202": {}
-    },
-    "tags": [
-     "Query log"
-    ]
+    }
    },
    "get": {
     "operationId": "getQueryLog",
@@ -1025,10 +941,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Query log"
-    ]
+    }
    }
   },
   "/oapi/v1/revoke_token": {
@@ -1047,10 +960,7 @@ export const REFERENCE: OpenApiFacts = {
     "responses": {
      "200": {}
     },
-    "security": [],
-    "tags": [
-     "Authentication"
-    ]
+    "security": []
    }
   },
   "/oapi/v1/stats/blocked_parental_categories": {
@@ -1131,10 +1041,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Statistics"
-    ]
+    }
    }
   },
   "/oapi/v1/stats/categories": {
@@ -1215,10 +1122,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Statistics"
-    ]
+    }
    }
   },
   "/oapi/v1/stats/companies": {
@@ -1320,10 +1224,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Statistics"
-    ]
+    }
    }
   },
   "/oapi/v1/stats/companies/detailed": {
@@ -1425,10 +1326,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Statistics"
-    ]
+    }
    }
   },
   "/oapi/v1/stats/countries": {
@@ -1530,10 +1428,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Statistics"
-    ]
+    }
    }
   },
   "/oapi/v1/stats/devices": {
@@ -1635,10 +1530,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Statistics"
-    ]
+    }
    }
   },
   "/oapi/v1/stats/domains": {
@@ -1740,10 +1632,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Statistics"
-    ]
+    }
    }
   },
   "/oapi/v1/stats/time": {
@@ -1824,10 +1713,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Statistics"
-    ]
+    }
    }
   },
   "/oapi/v1/web_services": {
@@ -1846,10 +1732,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Reference data"
-    ]
+    }
    }
   },
   "/oapi/v2/devices": {
@@ -1920,10 +1803,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "Devices"
-    ]
+    }
    }
   },
   "/oapi/v2/dns_servers": {
@@ -1982,10 +1862,7 @@ export const REFERENCE: OpenApiFacts = {
        }
       }
      }
-    },
-    "tags": [
-     "DNS servers"
-    ]
+    }
    }
   }
  },

@@ -11,10 +11,20 @@ export const tokenBodyZod = lazy(() => {
   const positiveInteger = z
     .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
     .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS));
+  // The description makes token_type and refresh_token optional: null (or nothing) reads as absent, and a
+  // missing token_type as "bearer", the only type the service issues. Any other type still fails.
   return z.object({
     access_token: z.string().min(1),
-    token_type: z.string().transform((s) => s.toLowerCase()).pipe(z.literal("bearer")),
+    token_type: z
+      .string()
+      .nullish()
+      .transform((s) => (s ?? "bearer").toLowerCase())
+      .pipe(z.literal("bearer")),
     expires_in: positiveInteger,
-    refresh_token: z.string().min(1).optional(),
+    refresh_token: z
+      .string()
+      .min(1)
+      .nullish()
+      .transform((v) => v ?? undefined),
   });
 });

@@ -23,3 +23,28 @@ export function compiled<T>(build: (zod: typeof z, use: <U>(child: () => Validat
     return z.compile(build(z, use)) as Validator<T>;
   });
 }
+
+/**
+ * For a response object whose description lets these properties be missing: a `null` in any of them is
+ * read as absent (the service's description says where a value "can be null" without typing it so).
+ * Copies the object only when it has such a null.
+ *
+ * @example
+ * ```ts
+ * absent(["device_id"])({ ip: "203.0.113.7", device_id: null }); // { ip: "203.0.113.7" }
+ * ```
+ */
+export function absent(optional: readonly string[]): (value: unknown) => unknown {
+  return (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    const v = value as Record<string, unknown>;
+    let copy: Record<string, unknown> | undefined;
+    for (const key of optional) {
+      if (v[key] === null && Object.hasOwn(v, key)) {
+        copy ??= { ...v };
+        delete copy[key];
+      }
+    }
+    return copy ?? value;
+  };
+}

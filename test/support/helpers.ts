@@ -19,6 +19,14 @@ export function _sharedDir(): string | undefined {
   return existsSync(dir) ? dir : undefined;
 }
 
+/**
+ * The repository's facts-only copy of the service's OpenAPI description of `version` (made from
+ * ../shared/reference by `npm run reference`): always present, so no test needs ../shared to read facts.
+ */
+export function _referenceFacts(version: "1.11" | "1.15"): string {
+  return path.join(_repoRoot(), "scripts", "reference", `dns-api-openapi-${version}.facts.json`);
+}
+
 /** A bare response for parser tests. */
 export function _raw(status: number, body: string | Buffer | object, headers: Record<string, string> = {}): RawResponse {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));

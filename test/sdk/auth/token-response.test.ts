@@ -38,6 +38,15 @@ describe("parseTokenResponse (from bare bodies)", () => {
     assert.deepEqual(set, { accessToken: "acc", refreshToken: "ref", tokenType: "bearer", expiresIn: 3600, expiresAt: 1_000_000 + 3_600_000 });
   });
 
+  it("reads a missing or null token_type (optional in the description) as bearer, and a null refresh_token as absent", () => {
+    for (const token_type of [undefined, null]) {
+      assert.equal(parseTokenResponse(_raw(200, { ...good, token_type }), { grant: "password" }).tokenType, "bearer");
+    }
+    const renewed = parseTokenResponse(_raw(200, { ...good, refresh_token: null }), { grant: "refresh_token" });
+    assert.ok(!Object.hasOwn(renewed, "refreshToken"));
+    assert.throws(() => parseTokenResponse(_raw(200, { ...good, refresh_token: null }), { grant: "password" }), { field: "refresh_token" });
+  });
+
   it("normalises token_type in any case", () => {
     for (const t of ["Bearer", "BEARER", "bEaReR"]) {
       assert.equal(parseTokenResponse(_raw(200, { ...good, token_type: t }), { grant: "password" }).tokenType, "bearer");
@@ -64,7 +73,6 @@ describe("parseTokenResponse (from bare bodies)", () => {
     ["empty access_token", { ...good, access_token: "" }, "access_token"],
     ["numeric access_token", { ...good, access_token: 42 }, "access_token"],
     ["token_type mac", { ...good, token_type: "mac" }, "token_type"],
-    ["missing token_type", { ...good, token_type: undefined }, "token_type"],
     ["expires_in zero", { ...good, expires_in: 0 }, "expires_in"],
     ["expires_in negative", { ...good, expires_in: -5 }, "expires_in"],
     ["expires_in fractional", { ...good, expires_in: 1.5 }, "expires_in"],
