@@ -85,6 +85,7 @@ export type {
 /** Types of the whole API model (1.15), generated from the reference description: `api.Device`, `api.DNSServerSettings`… */
 export type * as api from "./client/model";
 export { type Operation, parseOperations } from "./client/operations";
+export { LIST_LIMITS } from "./client/groups/shared";
 export * from "./client/api-schemas";
 export type { ValidationResult, Validator } from "./schema";
 export { credentialKey, resetSharedSessions, sharedClient, sharedSession } from "./client/shared-session";

@@ -101,6 +101,11 @@ export interface RequestOptions<T> {
   /** Retry on transient failures; default true for idempotent methods, `retryNonIdempotent` otherwise. */
   retry?: boolean;
   signal?: AbortSignal;
+  /**
+   * A byte budget shared by the calls of one listing: the body may be at most `remaining` bytes (a larger
+   * one is a `ProtocolError` with field `body`), and its size is counted down from it.
+   */
+  budget?: { remaining: number };
 }
 
 /** Arguments of {@link Client.call}. */
@@ -352,7 +357,7 @@ export class Client {
           dispatcher: this.#dispatcher,
           timeoutMs: this.#timeoutMs,
           signal: options.signal,
-          maxBodyBytes: this.#maxBody,
+          maxBodyBytes: options.budget === undefined ? this.#maxBody : Math.max(0, Math.min(this.#maxBody, options.budget.remaining)),
         });
       } catch (err) {
         const delay = mayRetry && isTransient(err) && attempt < this.#policy.retries ? backoffDelay(this.#policy, attempt) : undefined;
@@ -381,6 +386,7 @@ export class Client {
           continue;
         }
       }
+      if (options.budget !== undefined) options.budget.remaining -= res.body.length;
       if (options.responseType === "bytes" && res.status >= 200 && res.status < 300) return res.body as T;
       return parseApiResponse(res, method, options.schema, this.#clock.now());
     }

@@ -15,7 +15,7 @@ import {
   type operations,
 } from "../model";
 import { deviceListSchema as v1DeviceListSchema } from "../api-schemas";
-import { type ApiCore, collect, listPages, objectCalls, withQuota } from "./shared";
+import { type ApiCore, type ByteBudget, collect, listPages, objectCalls, withQuota } from "./shared";
 
 /**
  * Filter of {@link DevicesApi.list} and {@link DevicesApi.pages}: the query of `GET /oapi/v2/devices`
@@ -74,14 +74,21 @@ export function devicesApi(core: ApiCore): DevicesApi {
   const { path, calls } = objectCalls<Device, DeviceCreate, DeviceUpdate, DeviceSettings, DeviceSettingsUpdate>(core, "/devices", "devices", deviceSchema, deviceSettingsSchema);
   // A server without v2 (before 1.15): one page from v1, filtered here the way v2 filters, checked
   // against the shape such a server has (1.11), not 1.15's settings model.
-  const pages = (filter: DeviceFilter = {}) =>
-    listPages<DevicesResponse>(core, "/oapi/v2/devices", filter, devicesResponseSchema, async () => ({
-      items: filterDevices((await core.request({ path: "/devices", schema: v1DeviceListSchema() })) as Device[], filter),
-      navigation: {},
-    }));
+  const pages = (filter: DeviceFilter = {}, budget?: ByteBudget) =>
+    listPages<DevicesResponse>(
+      core,
+      "/oapi/v2/devices",
+      filter,
+      devicesResponseSchema,
+      async (budget) => ({
+        items: filterDevices((await core.request({ path: "/devices", schema: v1DeviceListSchema(), ...(budget ? { budget } : {}) })) as Device[], filter),
+        navigation: {},
+      }),
+      budget,
+    );
   return {
-    list: (filter) => collect(pages(filter), (p) => p.items),
-    pages,
+    list: (filter) => collect((budget) => pages(filter, budget), (p) => p.items),
+    pages: (filter) => pages(filter),
     ...calls,
     resetDohPassword: async (id) => {
       await core.request({ method: "PUT", path: path(id, "/doh_password/reset") });

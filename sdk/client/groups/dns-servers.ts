@@ -11,7 +11,7 @@ import {
   type operations,
 } from "../model";
 import { dnsServerListSchema as v1DnsServerListSchema } from "../api-schemas";
-import { type ApiCore, collect, listPages, objectCalls } from "./shared";
+import { type ApiCore, type ByteBudget, collect, listPages, objectCalls } from "./shared";
 
 /**
  * Filter of {@link DnsServersApi.list} and {@link DnsServersApi.pages}: the query of
@@ -58,14 +58,21 @@ export function dnsServersApi(core: ApiCore): DnsServersApi {
   );
   // A server without v2 (before 1.15): one page from v1, filtered here the way v2 filters, checked
   // against the shape such a server has (1.11), not 1.15's settings model.
-  const pages = (filter: DnsServerFilter = {}) =>
-    listPages<DnsServersResponse>(core, "/oapi/v2/dns_servers", filter, dnsServersResponseSchema, async () => {
-      const all = withDevicesCount(await core.request({ path: "/dns_servers", schema: v1DnsServerListSchema() })) as DNSServer[];
-      const search = filter.search?.toLowerCase();
-      const items = all.filter((s) => (!filter.dns_servers?.length || filter.dns_servers.includes(s.id)) && (!search || s.name.toLowerCase().includes(search)));
-      return { items, navigation: {} };
-    });
-  return { list: (filter) => collect(pages(filter), (p) => p.items), pages, ...calls };
+  const pages = (filter: DnsServerFilter = {}, budget?: ByteBudget) =>
+    listPages<DnsServersResponse>(
+      core,
+      "/oapi/v2/dns_servers",
+      filter,
+      dnsServersResponseSchema,
+      async (budget) => {
+        const all = withDevicesCount(await core.request({ path: "/dns_servers", schema: v1DnsServerListSchema(), ...(budget ? { budget } : {}) })) as DNSServer[];
+        const search = filter.search?.toLowerCase();
+        const items = all.filter((s) => (!filter.dns_servers?.length || filter.dns_servers.includes(s.id)) && (!search || s.name.toLowerCase().includes(search)));
+        return { items, navigation: {} };
+      },
+      budget,
+    );
+  return { list: (filter) => collect((budget) => pages(filter, budget), (p) => p.items), pages: (filter) => pages(filter), ...calls };
 }
 
 /** Servers before 1.15 send `device_ids` and no `devices_count`: derive it, as 1.15 defines it. */

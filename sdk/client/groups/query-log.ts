@@ -40,6 +40,7 @@ export function queryLogApi(core: ApiCore): QueryLogApi {
           return get({ ...params, ...(next !== undefined ? { cursor: next } : {}) });
         },
         nextPageCursor,
+        "pages",
       );
     },
     clear: async () => {

@@ -42,6 +42,24 @@ export async function withQuota<T>(limit: string, call: Promise<T>): Promise<T> 
 export const MAX_PAGES = 10_000;
 
 /**
+ * What one listing may hold, so a hostile or broken server cannot exhaust memory: `list()` gathers at
+ * most `items` objects and `bytes` of response bodies in all (use `pages()` to stream a larger listing),
+ * and no cursor longer than `cursorLength` characters is kept or sent back (cursors of the service are
+ * short opaque tokens). Going past one is a `ProtocolError` whose `field` names the limit.
+ *
+ * @example
+ * ```ts
+ * if (err instanceof ProtocolError && err.field === "list.items") console.log(`more than ${LIST_LIMITS.items} objects: page through them`);
+ * ```
+ */
+export const LIST_LIMITS = { items: 100_000, bytes: 64 * 1024 * 1024, cursorLength: 2048 } as const;
+
+/** How many response bytes a listing may still read; the client core caps each page at `remaining` and counts it down. */
+export interface ByteBudget {
+  remaining: number;
+}
+
+/**
  * Follows cursors: `fetch(undefined)` for the first page, then `fetch(next(page))` until `next` gives
  * nothing. A cursor seen twice is a {@link ProtocolError} (a loop), and so is going past {@link MAX_PAGES}.
  *
@@ -50,7 +68,11 @@ export const MAX_PAGES = 10_000;
  * for await (const page of followCursors((c) => fetchPage(c), (p) => p.navigation.next?.page_cursor)) use(page);
  * ```
  */
-export async function* followCursors<P>(fetch: (cursor: string | undefined) => Promise<P>, next: (page: P) => string | undefined): AsyncGenerator<P, void, undefined> {
+export async function* followCursors<P>(
+  fetch: (cursor: string | undefined) => Promise<P>,
+  next: (page: P) => string | undefined,
+  field = "navigation.next",
+): AsyncGenerator<P, void, undefined> {
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let n = 0; ; n++) {
@@ -59,7 +81,11 @@ export async function* followCursors<P>(fetch: (cursor: string | undefined) => P
     yield page;
     cursor = next(page);
     if (cursor === undefined || cursor === "") return;
-    if (seen.has(cursor)) throw new ProtocolError("The server sent a page cursor it had sent before", { field: "navigation.next" });
+    // Checked before it is kept or sent back: a cursor of megabytes would be held and resent on every page.
+    if (cursor.length > LIST_LIMITS.cursorLength) {
+      throw new ProtocolError(`The server sent a page cursor longer than ${LIST_LIMITS.cursorLength} characters`, { field: "list.cursorLength" });
+    }
+    if (seen.has(cursor)) throw new ProtocolError("The server sent a page cursor it had sent before", { field });
     seen.add(cursor);
   }
 }
@@ -69,10 +95,28 @@ export function isNotFound(err: unknown): boolean {
   return err instanceof DnsAccountError && err.status === 404;
 }
 
-/** Collects every item of every page, e.g. `await collect(pages, (p) => p.items)`. */
-export async function collect<P, I>(pages: AsyncIterable<P>, items: (page: P) => readonly I[]): Promise<I[]> {
+/**
+ * Collects every item of every page, at most {@link LIST_LIMITS}`.items`; `pages(budget)` reads the pages
+ * within a byte budget of {@link LIST_LIMITS}`.bytes`. E.g. `await collect((b) => pages(filter, b), (p) => p.items)`.
+ */
+export async function collect<P, I>(pages: (budget: ByteBudget) => AsyncIterable<P>, items: (page: P) => readonly I[]): Promise<I[]> {
   const out: I[] = [];
-  for await (const page of pages) out.push(...items(page));
+  const budget: ByteBudget = { remaining: LIST_LIMITS.bytes };
+  try {
+    for await (const page of pages(budget)) {
+      const more = items(page);
+      if (out.length + more.length > LIST_LIMITS.items) {
+        throw new ProtocolError(`The listing holds more than ${LIST_LIMITS.items} objects, the most list() gathers: read it with pages()`, { field: "list.items" });
+      }
+      for (const item of more) out.push(item);
+    }
+  } catch (err) {
+    // The core capped the page at what the budget had left: say which limit it was.
+    if (err instanceof ProtocolError && err.field === "body" && budget.remaining < LIST_LIMITS.bytes) {
+      throw new ProtocolError(`The listing is larger than ${LIST_LIMITS.bytes / (1024 * 1024)} MiB, the most list() gathers: read it with pages()`, { field: "list.bytes" });
+    }
+    throw err;
+  }
   return out;
 }
 
@@ -96,10 +140,12 @@ export async function* listPages<P extends ListPage<unknown>>(
   v2Path: string,
   filter: object,
   schema: () => Validator<P>,
-  v1: () => Promise<P>,
+  v1: (budget: ByteBudget | undefined) => Promise<P>,
+  budget?: ByteBudget,
 ): AsyncGenerator<P, void, undefined> {
   const v2 = followCursors<P>(
-    (cursor) => core.request({ path: v2Path, query: { ...filter, ...(cursor ? { cursor } : {}) } as NonNullable<RequestOptions<P>["query"]>, schema: schema() }),
+    (cursor) =>
+      core.request({ path: v2Path, query: { ...filter, ...(cursor ? { cursor } : {}) } as NonNullable<RequestOptions<P>["query"]>, schema: schema(), ...(budget ? { budget } : {}) }),
     (page) => page.navigation.next?.page_cursor,
   );
   let first: IteratorResult<P, void>;
@@ -107,7 +153,7 @@ export async function* listPages<P extends ListPage<unknown>>(
     first = await v2.next();
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    yield await v1();
+    yield await v1(budget);
     return;
   }
   if (first.done) return;
