@@ -26,10 +26,3 @@ export {
   startEmulator,
 } from "./server";
 export { openApiDocument } from "./openapi/document";
-export {
-  type HostCheckResult,
-  type HostDiffResult,
-  type ProviderHost,
-  type ProviderHostOptions,
-  startProviderHost,
-} from "./provider-host";

@@ -11,7 +11,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Emulator, startEmulator, startProviderHost } from "../../emulator";
+import { type Emulator, startEmulator } from "../../emulator";
+import { startProviderHost } from "../../test/support/engine/provider-host";
 import { createClient, redact } from "../../sdk";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");

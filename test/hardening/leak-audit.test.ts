@@ -4,7 +4,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
-import { type Emulator, startEmulator, startProviderHost } from "../../emulator";
+import { type Emulator, startEmulator } from "../../emulator";
+import { startProviderHost } from "../support/engine/provider-host";
 import {
   createClient,
   defaultCredentialChain,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type Emulator, type ProviderHost, startEmulator, startProviderHost } from "../../emulator";
+import { type Emulator, startEmulator } from "../../emulator";
+import { type ProviderHost, startProviderHost } from "../support/engine/provider-host";
 import { issueToken } from "../../sdk";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE, RECORD_REGISTRATIONS } from "../support/program";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type Emulator, startEmulator, startProviderHost } from "../../emulator";
+import { type Emulator, startEmulator } from "../../emulator";
+import { startProviderHost } from "../support/engine/provider-host";
 import { _cleanEnv } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 import { _namedHost } from "../support/named-hosts";

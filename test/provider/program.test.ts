@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { type Emulator, startEmulator, startProviderHost } from "../../emulator";
+import { type Emulator, startEmulator } from "../../emulator";
+import { startProviderHost } from "../support/engine/provider-host";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

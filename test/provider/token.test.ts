@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Emulator, type ProviderHost, startEmulator, startProviderHost } from "../../emulator";
+import { type Emulator, startEmulator } from "../../emulator";
+import { type ProviderHost, startProviderHost } from "../support/engine/provider-host";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import { InvalidGrantError, issueToken, refreshToken, TokenStore } from "../../sdk";

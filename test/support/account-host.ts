@@ -1,4 +1,5 @@
-import { type Emulator, type EmulatorOptions, type ProviderHost, startEmulator, startProviderHost } from "../../emulator";
+import { type Emulator, type EmulatorOptions, startEmulator } from "../../emulator";
+import { type ProviderHost, startProviderHost } from "./engine/provider-host";
 import { createClient, type Client } from "../../sdk";
 import { _cleanEnv } from "./helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "./program";
