@@ -26,6 +26,8 @@ export type ErrorCode =
   | "store_locked"
   | "limit_reached"
   | "invalid_api_key"
+  | "state_kept"
+  | "revocation_unproven"
   | `http_${number}`;
 
 /** What the server said about an error, when it said anything in the documented shape. */

@@ -32,5 +32,9 @@ export interface DedicatedIpv4Outputs {
   /** The device it is linked to, if any. */
   deviceId?: string;
   adopt?: string;
+  /** For an adopted address: the device it was linked to when adopted (destroy links it back). */
+  adoptedDeviceId?: string;
+  /** Whether the resource manages the link: false only for an adopted address without `deviceId`. */
+  linkManaged?: boolean;
   credentials?: ResourceCredentials;
 }

@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
 import { accountClient, serviceChecks } from "../shared/account-client";
-import { explain, explainWithQuota, isNotFound } from "../shared/explain";
+import { explain, explainWithQuota, initFailed } from "../shared/explain";
+import { provenGone } from "../shared/gone";
 import { isUnknown } from "../shared/unknown";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettingsArgs } from "./types";
 
@@ -46,7 +47,15 @@ export async function check(ctx: ProviderContext, _olds: DeviceInputs, news: Dev
   if (dohPasswordKeepers !== undefined && !isUnknown(dohPasswordKeepers) && (typeof dohPasswordKeepers !== "object" || dohPasswordKeepers === null || Array.isArray(dohPasswordKeepers))) {
     failures.push({ property: "dohPasswordKeepers", reason: "dohPasswordKeepers must be a map of strings" });
   }
-  const exists = async (client: Client, id: string) => client.devices.get(id).then(() => true, (err: unknown) => (isNotFound(err) ? false : Promise.reject(err)));
+  const exists = async (client: Client, id: string): Promise<boolean> => {
+    try {
+      await client.devices.get(id);
+      return true;
+    } catch (err) {
+      if (await provenGone(client, err, "device", id, async () => (await client.devices.list()).map((d) => d.id))) return false;
+      throw err;
+    }
+  };
   failures.push(...(await serviceChecks(ctx, news, failures.length > 0, { what: "device", exists })));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
@@ -81,29 +90,55 @@ export async function create(ctx: ProviderContext, inputs: DeviceInputs): Promis
       throw explain("Adopting the device failed", err);
     }
   }
-  let id: string;
+  let created: LiveDevice;
   try {
-    const created = await client.devices.create({ name: inputs.name as string, device_type: inputs.deviceType as never, dns_server_id: inputs.dnsServerId as string });
-    id = created.id;
+    created = await client.devices.create({ name: inputs.name as string, device_type: inputs.deviceType as never, dns_server_id: inputs.dnsServerId as string });
   } catch (err) {
     throw await explainWithQuota("Creating the device failed", err, client);
   }
   try {
-    if (inputs.settings !== undefined) await client.devices.updateSettings(id, toService(inputs.settings) as never);
-    return { id, outs: await state(client, id, inputs) };
+    // A new device's state is the create response (it has no dedicated addresses yet), with the declared
+    // settings once they are applied: nothing needs reading again.
+    if (inputs.settings !== undefined && Object.keys(inputs.settings).length > 0) {
+      await client.devices.updateSettings(created.id, toService(inputs.settings) as never);
+      created = { ...created, settings: { ...created.settings, ...toService(inputs.settings) } };
+    }
+    return { id: created.id, outs: outputs(created, [], inputs) };
   } catch (err) {
-    await client.devices.remove(id).catch(() => undefined);
-    throw explain("Configuring the new device failed", err);
+    // The engine records nothing for a failed create: do not leave a device no state knows about. If it
+    // cannot be removed either, it is recorded (partial state) so the next `up` finishes the job.
+    const removed = await client.devices.remove(created.id).then(
+      () => true,
+      () => false,
+    );
+    if (removed) throw explain("Configuring the new device failed", err);
+    throw initFailed("Configuring the new device failed (and removing it failed too, so it is kept in state)", err, created.id, outputs(created, [], inputs));
   }
 }
 
-/** Refresh: what the service has now; a device deleted out of band is gone. */
+/**
+ * Refresh: what the service has now (two requests); a device deleted out of band is gone once the
+ * account's listing proves it. With no state (an import), also the inputs that describe the device.
+ */
 export async function read(ctx: ProviderContext, id: string, props: DeviceOutputs): Promise<ReadResult<DeviceOutputs, DeviceInputs>> {
   try {
     const client = await accountClient(ctx, props.credentials);
-    return { id, props: await state(client, id, props) };
+    let device: LiveDevice;
+    try {
+      device = await client.devices.get(id);
+    } catch (err) {
+      if (await provenGone(client, err, "device", id, async () => (await client.devices.list()).map((d) => d.id))) return {};
+      throw err;
+    }
+    const dedicated = await client.devices.dedicatedAddresses(id);
+    if (props.deviceId === undefined) {
+      // An import: the device's name, type, server and settings, as a program would declare them.
+      const base = asOutputs(device);
+      const inputs: DeviceInputs = { name: base.name, deviceType: base.deviceType, dnsServerId: base.dnsServerId, settings: base.settings! };
+      return { id, props: outputs(device, linked(dedicated), inputs), inputs };
+    }
+    return { id, props: outputs(device, linked(dedicated), props) };
   } catch (err) {
-    if (isNotFound(err)) return {};
     throw explain("Reading the device failed", err);
   }
 }
@@ -123,11 +158,16 @@ export async function update(ctx: ProviderContext, id: string, olds: DeviceOutpu
 /** Deletes the device, unless it was adopted without `deleteOnDestroy`. */
 export async function remove(ctx: ProviderContext, id: string, props: DeviceOutputs): Promise<void> {
   if (props.adopt !== undefined && !props.deleteOnDestroy) return;
+  let client: Client | undefined;
   try {
-    const client = await accountClient(ctx, props.credentials);
+    client = await accountClient(ctx, props.credentials);
     await client.devices.remove(id);
   } catch (err) {
-    if (isNotFound(err)) return;
+    try {
+      if (client && (await provenGone(client, err, "device", id, async () => (await client!.devices.list()).map((d) => d.id)))) return;
+    } catch (kept) {
+      throw explain("Deleting the device failed", kept);
+    }
     throw explain("Deleting the device failed", err);
   }
 }
@@ -165,9 +205,18 @@ function asOutputs(d: LiveDevice): Pick<DeviceOutputs, "name" | "deviceType" | "
   };
 }
 
-/** The resource's state: the device, its addresses (with-auth ones apart) and its linked dedicated IPv4s. */
+/** The resource's state as the service has it now: the device and its linked dedicated IPv4s. */
 async function state(client: Client, id: string, inputs: DeviceInputs): Promise<DeviceOutputs> {
   const [device, dedicated] = await Promise.all([client.devices.get(id), client.devices.dedicatedAddresses(id)]);
+  return outputs(device, linked(dedicated), inputs);
+}
+
+function linked(dedicated: unknown): string[] {
+  return [...((dedicated as { ipv4?: string[] }).ipv4 ?? [])];
+}
+
+/** The resource's state from a device object: its addresses (with-auth ones apart) and its linked IPv4s. */
+function outputs(device: LiveDevice, linkedIpv4: string[], inputs: DeviceInputs): DeviceOutputs {
   const base = asOutputs(device);
   const plain: Record<string, string> = {};
   const withAuth: Record<string, string> = {};
@@ -185,7 +234,7 @@ async function state(client: Client, id: string, inputs: DeviceInputs): Promise<
     ...(inputs.settings !== undefined ? { settings: managed } : {}),
     dnsAddresses: plain,
     dnsAddressesWithAuth: withAuth,
-    linkedIpv4: [...((dedicated as { ipv4?: string[] }).ipv4 ?? [])],
+    linkedIpv4,
     ...(inputs.dohPasswordKeepers !== undefined ? { dohPasswordKeepers: inputs.dohPasswordKeepers } : {}),
     ...(inputs.adopt !== undefined ? { adopt: inputs.adopt } : {}),
     deleteOnDestroy: inputs.deleteOnDestroy ?? false,

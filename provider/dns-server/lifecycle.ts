@@ -1,7 +1,8 @@
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
 import { accountClient, serviceChecks } from "../shared/account-client";
-import { explain, explainWithQuota, isNotFound } from "../shared/explain";
+import { explain, explainWithQuota, initFailed } from "../shared/explain";
+import { provenGone } from "../shared/gone";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import { checkSettings, type DnsServerSettingsArgs, drift, effective, project, toServiceUpdate } from "./settings";
 import type { DnsServerInputs, DnsServerOutputs } from "./types";
@@ -48,10 +49,15 @@ async function knownIds(client: Client, s: DnsServerSettingsArgs): Promise<Failu
 
 async function findServer(client: Client, adopt: string): Promise<LiveServer | undefined> {
   if (adopt === "default") return (await client.dnsServers.list()).find((s) => s.default);
+  return getServer(client, adopt);
+}
+
+/** The server, or undefined when the account provably no longer has it (a 404 alone is no proof). */
+async function getServer(client: Client, id: string): Promise<LiveServer | undefined> {
   try {
-    return await client.dnsServers.get(adopt);
+    return await client.dnsServers.get(id);
   } catch (err) {
-    if (isNotFound(err)) return undefined;
+    if (await provenGone(client, err, "DNS server", id, async () => (await client.dnsServers.list()).map((s) => s.id))) return undefined;
     throw err;
   }
 }
@@ -81,8 +87,8 @@ export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Pro
     try {
       const found = await findServer(client, inputs.adopt);
       if (!found) throw new Error(`Adopting the DNS server failed: adopt names no DNS server of this account`);
-      await apply(client, found, inputs);
-      return { id: found.id, outs: await state(client, found.id, inputs) };
+      const changed = await apply(client, found, inputs);
+      return { id: found.id, outs: state(changed ? await client.dnsServers.get(found.id) : found, inputs) };
     } catch (err) {
       throw explain("Adopting the DNS server failed", err);
     }
@@ -94,22 +100,38 @@ export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Pro
     throw await explainWithQuota("Creating the DNS server failed", err, client);
   }
   try {
-    await apply(client, created, inputs);
-    return { id: created.id, outs: await state(client, created.id, inputs) };
+    // A new server's state is the create response; only applied settings need reading again.
+    const changed = await apply(client, created, inputs);
+    return { id: created.id, outs: state(changed ? await client.dnsServers.get(created.id) : created, inputs) };
   } catch (err) {
-    // The engine records nothing for a failed create: do not leave a server no state knows about.
-    await client.dnsServers.remove(created.id).catch(() => undefined);
-    throw explain("Configuring the new DNS server failed", err);
+    // The engine records nothing for a failed create: do not leave a server no state knows about. If it
+    // cannot be removed either, it is recorded (partial state) so the next `up` finishes the job.
+    const removed = await client.dnsServers.remove(created.id).then(
+      () => true,
+      () => false,
+    );
+    if (removed) throw explain("Configuring the new DNS server failed", err);
+    throw initFailed("Configuring the new DNS server failed (and removing it failed too, so it is kept in state)", err, created.id, state(created, inputs));
   }
 }
 
-/** Refresh: what the service has now. A server deleted out of band is gone (no id). */
+/**
+ * Refresh: what the service has now (one request). A server deleted out of band is gone (no id), once
+ * the account's listing proves it. With no state (an import), also the inputs that describe the server.
+ */
 export async function read(ctx: ProviderContext, id: string, props: DnsServerOutputs): Promise<ReadResult<DnsServerOutputs, DnsServerInputs>> {
   try {
     const client = await accountClient(ctx, props.credentials);
-    return { id, props: await state(client, id, { ...props, ...(props.settings ? { settings: props.settings } : {}) }) };
+    const server = await getServer(client, id);
+    if (!server) return {};
+    if (props.serverId === undefined) {
+      // An import: declare the name and every setting the service reports, so the program it becomes
+      // manages the whole server and the next `up` changes nothing.
+      const inputs: DnsServerInputs = { name: server.name, settings: effective(server.settings as unknown as Json) };
+      return { id, props: state(server, inputs), inputs };
+    }
+    return { id, props: state(server, { ...props, ...(props.settings ? { settings: props.settings } : {}) }) };
   } catch (err) {
-    if (isNotFound(err)) return {};
     throw explain("Reading the DNS server failed", err);
   }
 }
@@ -119,7 +141,7 @@ export async function update(ctx: ProviderContext, id: string, olds: DnsServerOu
   try {
     const client = await accountClient(ctx, news.credentials ?? olds.credentials);
     await apply(client, { id, name: olds.name } as LiveServer, news, olds.settings);
-    return { outs: await state(client, id, news) };
+    return { outs: state(await client.dnsServers.get(id), news) };
   } catch (err) {
     throw explain("Updating the DNS server failed", err);
   }
@@ -129,30 +151,42 @@ export async function update(ctx: ProviderContext, id: string, olds: DnsServerOu
 export async function remove(ctx: ProviderContext, id: string, props: DnsServerOutputs): Promise<void> {
   if (props.isDefault) return;
   if (props.adopt !== undefined && !props.deleteOnDestroy) return;
+  let client: Client | undefined;
   try {
-    const client = await accountClient(ctx, props.credentials);
+    client = await accountClient(ctx, props.credentials);
     await client.dnsServers.remove(id);
   } catch (err) {
-    if (isNotFound(err)) return;
+    try {
+      if (client && (await provenGone(client, err, "DNS server", id, async () => (await client!.dnsServers.list()).map((s) => s.id)))) return;
+    } catch (kept) {
+      throw explain("Deleting the DNS server failed", kept);
+    }
     throw explain("Deleting the DNS server failed", err);
   }
 }
 
-/** Sends the name if it differs and the declared settings if any differ from `known` (or always, without it). */
-async function apply(client: Client, server: Pick<LiveServer, "id" | "name">, inputs: DnsServerInputs, known?: DnsServerSettingsArgs): Promise<void> {
-  if (inputs.name !== undefined && inputs.name !== server.name) await client.dnsServers.update(server.id, { name: inputs.name });
+/**
+ * Sends the name if it differs and the declared settings if any differ from `known` (or from what the
+ * server object carries, without it). Says whether it changed anything.
+ */
+async function apply(client: Client, server: Pick<LiveServer, "id" | "name"> & { settings?: LiveServer["settings"] }, inputs: DnsServerInputs, known?: DnsServerSettingsArgs): Promise<boolean> {
+  let changed = false;
+  if (inputs.name !== undefined && inputs.name !== server.name) {
+    await client.dnsServers.update(server.id, { name: inputs.name });
+    changed = true;
+  }
   const declared = inputs.settings;
-  if (declared === undefined || Object.keys(declared).length === 0) return;
-  if (known !== undefined && drift(declared, known).length === 0) return;
-  const live = (await client.dnsServers.getSettings(server.id)) as unknown as Json;
-  if (drift(declared, project(declared, live)).length === 0) return;
+  if (declared === undefined || Object.keys(declared).length === 0) return changed;
+  if (known !== undefined && drift(declared, known).length === 0) return changed;
+  const live = (server.settings ?? (await client.dnsServers.getSettings(server.id))) as unknown as Json;
+  if (drift(declared, project(declared, live)).length === 0) return changed;
   await client.dnsServers.updateSettings(server.id, toServiceUpdate(declared, live) as never);
+  return true;
 }
 
-/** The resource's state: the server and its settings as the service has them now. */
-async function state(client: Client, id: string, inputs: DnsServerInputs): Promise<DnsServerOutputs> {
-  const [server, live] = await Promise.all([client.dnsServers.get(id), client.dnsServers.getSettings(id)]);
-  const settings = live as unknown as Json;
+/** The resource's state from the server object (which carries its settings). */
+function state(server: LiveServer, inputs: DnsServerInputs): DnsServerOutputs {
+  const settings = server.settings as unknown as Json;
   return {
     serverId: server.id,
     name: server.name,

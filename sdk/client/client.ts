@@ -66,9 +66,17 @@ export interface ClientOptions {
   /** undici dispatcher; default an own keep-alive, proxy-aware agent that `close()` releases. */
   dispatcher?: Dispatcher;
   /**
-   * Most connections the client's own agent opens to the service (ignored with `dispatcher`).
-   * Default: no cap, as undici's. Cap it when the service or a proxy limits connections per client,
-   * or when many clients share a host; a few connections keep up with hundreds of concurrent calls.
+   * Most connections the client's own agent opens to the service at once (ignored with `dispatcher`).
+   * Default {@link DEFAULT_CONNECTIONS} (16): calls beyond that wait for a free connection instead of
+   * opening hundreds of sockets (a hundred concurrent creates would otherwise each open one, and each
+   * costs a TLS handshake). At 32 concurrent callers a handful of keep-alive connections carry the load;
+   * lower it when the service or a proxy limits connections per client, or when many clients or
+   * processes share a host.
+   *
+   * @example
+   * ```ts
+   * createClient({ apiKey, connections: 4 });
+   * ```
    */
   connections?: number;
   allowInsecureHttp?: boolean;
@@ -115,6 +123,9 @@ export interface CallArgs {
   body?: unknown;
   retry?: boolean;
 }
+
+/** Connections per origin of a client's own agent unless `connections` says otherwise. */
+export const DEFAULT_CONNECTIONS = 16;
 
 /** Where the service serves its OpenAPI description: today's path first, then the older one. */
 const OPENAPI_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"] as const;
@@ -169,7 +180,7 @@ export class Client {
       throw new ConfigError('Pass one of "session", "credentials" or "apiKey"', { field: "credentials" });
     }
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000, ...(options.connections !== undefined ? { connections: connectionsOf(options.connections) } : {}) });
+    this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000, connections: options.connections !== undefined ? connectionsOf(options.connections) : DEFAULT_CONNECTIONS });
     this.#apiKey = undefined;
     if (options.apiKey !== undefined) {
       this.#apiKey = apiKeyOf(options.apiKey);
@@ -197,6 +208,11 @@ export class Client {
   get session(): Session {
     if (!this.#session) throw new ConfigError("A client with an API key has no session", { field: "session" });
     return this.#session;
+  }
+
+  /** The base URL's host (and port), for messages: e.g. `api.adguard-dns.io`. Never carries a credential. */
+  get host(): string {
+    return this.#base.host;
   }
 
   /** How the client authenticates: `apiKey` or `session` (tokens). */

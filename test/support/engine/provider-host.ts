@@ -37,6 +37,7 @@ export interface ProviderHost {
   configure(config: Record<string, string>, secretKeys?: readonly string[]): Promise<void>;
   check(urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<HostCheckResult>;
   diff(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<HostDiffResult>;
+  /** Creates; a failure that left an object behind has `partial: { id, properties, reasons }` (the engine records it). */
   create(urn: string, properties: Record<string, unknown>): Promise<{ id: string; properties: Record<string, unknown> }>;
   read(id: string, urn: string, properties: Record<string, unknown>): Promise<{ id: string; properties: Record<string, unknown> }>;
   update(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ properties: Record<string, unknown> }>;
@@ -69,6 +70,7 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
   const services = req("./proto/provider_grpc_pb.js") as any;
   const messages = req("./proto/provider_pb.js") as any;
   const { Struct } = req("google-protobuf/google/protobuf/struct_pb.js") as any;
+  const status = req("./proto/status_pb.js") as any;
 
   const child: ChildProcess = spawn(process.execPath, [path.join(pulumiDir, "cmd", "dynamic-provider", "index.js"), "127.0.0.1:0"], {
     cwd: options.programDir,
@@ -136,7 +138,21 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
       const r = new messages.CreateRequest();
       r.setUrn(urn);
       r.setProperties(struct(properties));
-      const res = await call<any>("create", r);
+      let res: any;
+      try {
+        res = await call<any>("create", r);
+      } catch (err) {
+        // The engine's partial-state path: an object was made but not finished (ErrorResourceInitFailed).
+        const bin = (err as { metadata?: { get(key: string): (string | Buffer)[] } }).metadata?.get("grpc-status-details-bin")?.[0];
+        if (Buffer.isBuffer(bin)) {
+          for (const detail of status.Status.deserializeBinary(bin).getDetailsList()) {
+            if (detail.getTypeName() !== "pulumirpc.ErrorResourceInitFailed") continue;
+            const failed = messages.ErrorResourceInitFailed.deserializeBinary(detail.getValue());
+            Object.assign(err as object, { partial: { id: failed.getId(), properties: failed.getProperties()?.toJavaScript() ?? {}, reasons: failed.getReasonsList() } });
+          }
+        }
+        throw err;
+      }
       return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
     },
     async read(id, urn, properties) {
