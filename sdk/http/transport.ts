@@ -2,8 +2,26 @@ import type { Agent, Dispatcher } from "undici";
 import { ConfigError, DnsAccountError, ProtocolError, TransportError } from "../errors";
 import { lazy } from "../lazy";
 
-/** undici, loaded on the first request: `require("pulumi-dns-account/sdk")` makes none. */
-const undici = lazy(() => require("undici") as typeof import("undici"));
+/**
+ * The undici classes the transport uses, each loaded on first use from its own module: the package's
+ * index loads all of undici (fetch, WebSocket, caches, mocks: about 110 modules, two thirds of the first
+ * call's load in a provider host), where an Agent needs about twenty. undici 7 has no `exports` map, so
+ * its modules are reachable; should a later version move them, the index is used instead.
+ */
+function undiciPart<K extends "Agent" | "Dispatcher" | "EnvHttpProxyAgent">(name: K, file: string): () => (typeof import("undici"))[K] {
+  return lazy(() => {
+    try {
+      const part = require(`undici/lib/dispatcher/${file}`) as (typeof import("undici"))[K];
+      if (typeof part === "function") return part;
+    } catch {
+      // fall through to the index
+    }
+    return (require("undici") as typeof import("undici"))[name];
+  });
+}
+const agentClass = undiciPart("Agent", "agent");
+const dispatcherClass = undiciPart("Dispatcher", "dispatcher");
+const envProxyAgentClass = undiciPart("EnvHttpProxyAgent", "env-http-proxy-agent");
 
 /** Default base address: the public AdGuard DNS API. */
 export const DEFAULT_BASE_URL = "https://api.adguard-dns.io";
@@ -57,7 +75,7 @@ export function defaultDispatcher(): Dispatcher {
  * ```
  */
 export function proxyAwareAgent(options: Agent.Options, env: NodeJS.ProcessEnv = process.env): Dispatcher {
-  const { Agent } = undici();
+  const Agent = agentClass();
   const proxy = proxySettings(env);
   if (!proxy) return new Agent(options);
   const router = new (proxyRouter())(options, proxy);
@@ -109,7 +127,7 @@ const routers = new WeakSet<{ route(origin: string): Route }>();
  * Routes each origin: loopback direct, plain http through a proxy refused, the rest as
  * EnvHttpProxyAgent would. Decided once per origin. A class made on first use: undici is lazy.
  */
-const proxyRouter = lazy(() => class ProxyRouter extends undici().Dispatcher {
+const proxyRouter = lazy(() => class ProxyRouter extends dispatcherClass() {
   readonly #direct: Dispatcher;
   readonly #proxied: Dispatcher;
   readonly #settings: ProxySettings;
@@ -117,7 +135,8 @@ const proxyRouter = lazy(() => class ProxyRouter extends undici().Dispatcher {
 
   constructor(options: Agent.Options, settings: ProxySettings) {
     super();
-    const { Agent, EnvHttpProxyAgent } = undici();
+    const Agent = agentClass();
+    const EnvHttpProxyAgent = envProxyAgentClass();
     this.#settings = settings;
     this.#direct = new Agent(options);
     this.#proxied = new EnvHttpProxyAgent({
