@@ -35,6 +35,11 @@ export interface EmulatorOptions {
   requireGrantType?: boolean;
   /** Which revoke form is honoured; default `any`. */
   revokeReads?: RevokeReads;
+  /**
+   * Answer 200 to a revoke request that carries no token in the form it reads (a server that reads only
+   * the query and says nothing about a body it ignored); default false: 400 naming `refresh_token`.
+   */
+  revokeMissingOk?: boolean;
   /** Return a new refresh token on each refresh grant (the real service does not). */
   rotateRefreshTokens?: boolean;
   /** Offset of the emulator's `Date` header from its clock, in ms (a server whose clock is off). */

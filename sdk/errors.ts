@@ -224,6 +224,22 @@ export class InvalidApiKeyError extends DnsAccountError {
   }
 }
 
+/**
+ * A refresh token is not provably revoked (`code` `revocation_unproven`): after the revoke endpoint
+ * answered, the token still worked (and still did after a second revoke with the token in the query), or
+ * checking it failed. Treat the token as live: nothing was forgotten, and the message says what to do.
+ *
+ * @example
+ * ```ts
+ * try { await revokeToken({ refreshToken }); } catch (e) { if (e instanceof RevocationError) console.error(e.message); }
+ * ```
+ */
+export class RevocationError extends DnsAccountError {
+  constructor(message: string, init: ErrorInit = {}) {
+    super("revocation_unproven", message, init);
+  }
+}
+
 /** No usable response: the request timed out (`timeout`) or the connection failed (`network`). */
 export class TransportError extends DnsAccountError {
   constructor(code: "timeout" | "network", message: string, init: ErrorInit = {}) {

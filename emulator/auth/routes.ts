@@ -116,7 +116,10 @@ export function authRoutes(state: EmulatorState): Route[] {
       reads === "any" || reads === "token" ? form.token : undefined,
       reads === "any" || reads === "refresh_token" ? form.refresh_token : undefined,
     ].filter((t): t is string => typeof t === "string" && t !== "");
-    if (candidates.length === 0) return tokenError(res, 400, "invalid_request", "missing_parameters", "refresh_token is required", "refresh_token");
+    if (candidates.length === 0) {
+      if (options.revokeMissingOk) return sendEmpty(res, 200);
+      return tokenError(res, 400, "invalid_request", "missing_parameters", "refresh_token is required", "refresh_token");
+    }
     for (const t of new Set(candidates)) store.revoke(t);
     sendEmpty(res, 200);
   }

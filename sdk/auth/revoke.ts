@@ -1,5 +1,5 @@
-import { HttpError, serverDetails } from "../errors";
-import { formRequest, type TokenCallOptions } from "./grants";
+import { DnsAccountError, HttpError, InvalidGrantError, RevocationError, serverDetails } from "../errors";
+import { formRequest, refreshToken as refreshGrant, type TokenCallOptions } from "./grants";
 import { requireString } from "../options";
 import { decodeJson } from "./token-response";
 import { serverWords } from "../server-words";
@@ -71,22 +71,72 @@ export function parseRevokeResponse(res: RawResponse, now = Date.now()): void {
   });
 }
 
+/** A 400 that says the request lacked `refresh_token` (a field complaint or the word): the one answer that earns the query. */
+function namesMissingRefreshToken(res: RawResponse): boolean {
+  let body: unknown;
+  try {
+    body = decodeJson(res);
+  } catch {
+    return false;
+  }
+  const fields = (body as { fields?: unknown } | null)?.fields;
+  if (Array.isArray(fields) && fields.some((f) => (f as { field?: unknown } | null)?.field === "refresh_token")) return true;
+  // Read for branching only, never shown: an OAuth server says it in `error_description`.
+  const description = (body as { error_description?: unknown } | null)?.error_description;
+  return /\brefresh_token\b/i.test(`${serverWords(body)} ${typeof description === "string" ? description.slice(0, 200) : ""}`);
+}
+
 /**
- * Revokes a refresh token (and with it the access tokens issued from it). Revoking a token that is
- * already revoked or unknown succeeds.
+ * Whether the refresh token still works: undefined when the refresh grant refuses it (`invalid_grant`),
+ * the token to revoke next when it works (a server that rotates refresh tokens has just issued a new
+ * one). Any other outcome proves nothing and is a {@link RevocationError}.
+ */
+async function stillWorks(token: string, options: RevokeTokenOptions): Promise<string | undefined> {
+  try {
+    return (await refreshGrant({ ...options, refreshToken: token })).refreshToken;
+  } catch (err) {
+    if (err instanceof InvalidGrantError) return undefined;
+    const code = err instanceof DnsAccountError ? ` (${err.code})` : "";
+    throw new RevocationError(`The revoke endpoint answered, but checking that the refresh token no longer works failed${code}: treat it as live and revoke it again later`, {
+      cause: err,
+    });
+  }
+}
+
+/**
+ * Revokes a refresh token (and with it the access tokens issued from it), and proves it: after the
+ * revoke endpoint answers, the token is tried with the refresh grant, which must fail with
+ * `invalid_grant`. Revoking a token that is already revoked or unknown succeeds.
  *
- * The token travels in the form body. Only when the server answers that request with a 400 that does
- * not say "already revoked" (the service's way of saying a required parameter is missing) is the
- * request sent once more with the token in the query, as its OpenAPI description has it.
+ * The token travels in the form body (`token` and `refresh_token`), never in a URL, where access logs
+ * keep it. Only two answers move it to the `refresh_token` query parameter that the service's OpenAPI
+ * description names: a 400 that names the missing `refresh_token`, and a 200 after which the token still
+ * works (a server that reads only the query). Any other error answer (an HTML page, `invalid_client`) is
+ * an {@link HttpError}, never retried in the URL. A token that still works after that is a
+ * {@link RevocationError} (`revocation_unproven`), as is a check that cannot be made.
  *
  * @example
  * ```ts
- * await revokeToken({ refreshToken: stored });
+ * await revokeToken({ refreshToken: stored }); // resolves only once the token is proven dead
  * ```
  */
 export async function revokeToken(options: RevokeTokenOptions): Promise<void> {
-  const token = requireString(options.refreshToken, "refreshToken");
+  let token = requireString(options.refreshToken, "refreshToken");
+  const now = (): number => (options.clock ?? systemClock).now();
+  let inQuery = false;
   let res = await revokeRequest(token, options);
-  if (res.status === 400 && !saysAlreadyGone(res)) res = await revokeRequest(token, options, { inQuery: true });
-  parseRevokeResponse(res, (options.clock ?? systemClock).now());
+  if (res.status === 400 && !saysAlreadyGone(res) && namesMissingRefreshToken(res)) {
+    inQuery = true;
+    res = await revokeRequest(token, options, { inQuery });
+  }
+  parseRevokeResponse(res, now());
+  const live = await stillWorks(token, options);
+  if (live === undefined) return;
+  if (!inQuery) {
+    // The server answered without reading the body: the description's query parameter, once.
+    token = live;
+    parseRevokeResponse(await revokeRequest(token, options, { inQuery: true }), now());
+    if ((await stillWorks(token, options)) === undefined) return;
+  }
+  throw new RevocationError("The refresh token could not be revoked: it still works after the revoke endpoint answered success; revoke it in the account's web UI");
 }

@@ -18,7 +18,7 @@ describe("npm run demo", function () {
       /^5\. Rotate \(replaces: keepers, delete-before-replace: false\): created tok-\w+, then revoked tok-\w+$/m,
       /^6\. Out-of-band revoke, then refresh: the resource is gone$/m,
       /^7\. Recreate tok-/m,
-      /^8\. Destroy: revoked tok-\w+ \(token calls: 5, revoke calls: 2\)$/m,
+      /^8\. Destroy: revoked tok-\w+ \(token calls: 7, revoke calls: 2\)$/m,
       /^9\. Create DnsServer \S+ "Home"/m,
       /^10\. Create Device \S+ on it: DoH https:\/\/\S+ \(\d+ with-auth addresses kept as secrets\)$/m,
       /^11\. Create DedicatedIpv4 [\d.]+, linked to /m,

@@ -62,7 +62,8 @@ const { getAccessToken, getClient } = require("pulumi-dns-account");
       { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD },
     );
     assert.deepEqual(JSON.parse(stdout), { distinct: 1, sameClient: true, limits: 10, secret: true });
-    assert.equal(emu.stats.tokenCalls, 1);
+    assert.equal(emu.stats.passwordGrants, 1, "one login");
+    assert.equal(emu.stats.refreshGrants, 1, "and, at exit, the one refresh grant that proves its token revoked");
     assert.equal(emu.stats.apiCalls, 10);
     _assertNoSecrets(stdout + stderr, [PASSWORD]);
   });

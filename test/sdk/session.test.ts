@@ -248,7 +248,8 @@ describe("Session", () => {
       const pending = _rejects(s.accessToken());
       await s.revoke();
       await pending;
-      assert.equal(rotating.stats.refreshGrants, 1);
+      // The refresh in flight, then one refresh grant per revoked token proving it dead (each refused).
+      assert.equal(rotating.stats.refreshGrants, 3);
       assert.equal(rotating.liveRefreshTokens(), 0);
     } finally {
       await rotating.close();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { HttpError, InvalidGrantError, issueToken, parseRevokeResponse, refreshToken, revokeToken } from "../../../sdk";
+import { startEmulator } from "../../../emulator";
+import { HttpError, InvalidGrantError, issueToken, parseRevokeResponse, RevocationError, refreshToken, revokeToken } from "../../../sdk";
 import { _raw, _rejects, _useEmulator, USER } from "../../support/helpers";
 
 describe("revokeToken", () => {
@@ -15,34 +16,85 @@ describe("revokeToken", () => {
     assert.equal(res.statusCode, 401);
   });
 
-  it("sends the token in the form body (token and refresh_token), never in the URL", async () => {
+  it("sends the token in the form body (token and refresh_token), never in the URL, then proves it dead", async () => {
     const set = await issueToken({ baseUrl: emu().url, ...USER });
     emu().resetStats();
     await revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken });
     assert.equal(emu().stats.revokeCalls, 1);
-    const sent = emu().requests.at(-1)!;
-    assert.equal(sent.path, "/oapi/v1/revoke_token");
+    const sent = emu().requests.find((r) => r.path === "/oapi/v1/revoke_token")!;
     assert.deepEqual(sent.query, {});
     assert.equal(sent.form.token, set.refreshToken);
     assert.equal(sent.form.refresh_token, set.refreshToken);
+    assert.equal(emu().stats.refreshGrants, 1, "one refresh grant proves the token dead");
+    assert.ok(emu().requests.every((r) => !JSON.stringify(r.query).includes(set.refreshToken)), "no URL carried the token");
   });
 
-  it("uses the query only after a 400 that does not say 'already revoked', and then only once", async () => {
+  it("moves the token to the query only after a 400 that names the missing refresh_token", async () => {
+    const only = await startEmulator({ revokeReads: "query" });
+    try {
+      const set = await issueToken({ baseUrl: only.url, ...USER });
+      only.resetStats();
+      await revokeToken({ baseUrl: only.url, refreshToken: set.refreshToken });
+      const revokes = only.requests.filter((r) => r.path === "/oapi/v1/revoke_token");
+      assert.equal(revokes.length, 2);
+      assert.deepEqual(revokes[0]!.query, {}, "the first request has no token in its URL");
+      assert.equal(revokes[1]!.query.refresh_token, set.refreshToken);
+      assert.ok((await _rejects(refreshToken({ baseUrl: only.url, refreshToken: set.refreshToken }))) instanceof InvalidGrantError);
+    } finally {
+      await only.close();
+    }
+  });
+
+  it("against a server that reads only the query and answers 200 without it: the token still works, so it is revoked once more by query, and proven", async () => {
+    const silent = await startEmulator({ revokeReads: "query", revokeMissingOk: true });
+    try {
+      const set = await issueToken({ baseUrl: silent.url, ...USER });
+      silent.resetStats();
+      await revokeToken({ baseUrl: silent.url, refreshToken: set.refreshToken });
+      const revokes = silent.requests.filter((r) => r.path === "/oapi/v1/revoke_token");
+      assert.equal(revokes.length, 2);
+      assert.deepEqual(revokes[0]!.query, {});
+      assert.equal(revokes[1]!.query.refresh_token, set.refreshToken);
+      assert.equal(silent.liveRefreshTokens(USER.username), 0);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("any other error answer (an HTML page, invalid_client) is an HttpError and never puts the token in a URL", async () => {
     const set = await issueToken({ baseUrl: emu().url, ...USER });
-    emu().resetStats();
-    emu().inject({ kind: "status", status: 400, path: "/oapi/v1/revoke_token", body: JSON.stringify({ error: "invalid_request", error_code: "missing_parameters" }) });
+    for (const body of ["<html><body>Request blocked by the firewall</body></html>", JSON.stringify({ error: "invalid_client" })]) {
+      emu().resetStats();
+      emu().inject({ kind: "status", status: 400, path: "/oapi/v1/revoke_token", body, contentType: body.startsWith("<") ? "text/html" : "application/json" });
+      const err = await _rejects(revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken }));
+      assert.ok(err instanceof HttpError && err.code === "http_400", body);
+      assert.equal(emu().stats.requests, 1, "no second request (the one that would carry the token in its URL)");
+    }
     await revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken });
-    assert.equal(emu().stats.requests, 2);
-    assert.equal(emu().requests.at(-1)!.query.refresh_token, set.refreshToken);
-    assert.ok((await _rejects(refreshToken({ baseUrl: emu().url, refreshToken: set.refreshToken }))) instanceof InvalidGrantError);
+  });
+
+  it("a token that still works after both revokes is a RevocationError, and so is a check that cannot be made", async () => {
+    const set = await issueToken({ baseUrl: emu().url, ...USER });
+    // A server that answers success and revokes nothing.
+    emu().inject({ kind: "status", status: 200, count: 2, path: "/oapi/v1/revoke_token", body: "" });
+    const err = await _rejects(revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken }));
+    assert.ok(err instanceof RevocationError);
+    assert.equal(err.code, "revocation_unproven");
+    assert.ok(!err.message.includes(set.refreshToken));
+    assert.ok(await refreshToken({ baseUrl: emu().url, refreshToken: set.refreshToken }), "it really still works");
+    emu().inject({ kind: "status", status: 200, count: 1, path: "/oapi/v1/revoke_token", body: "" });
+    emu().inject({ kind: "status", status: 400, count: 1, path: "/oapi/v1/oauth_token", body: "<html>maintenance</html>", contentType: "text/html" });
+    assert.equal((await _rejects(revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken }))).code, "revocation_unproven");
+    await revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken });
+  });
+
+  it("a 400 'already revoked' is success (proven by the refresh grant)", async () => {
+    const set = await issueToken({ baseUrl: emu().url, ...USER });
+    await revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken });
     emu().resetStats();
     emu().inject({ kind: "status", status: 400, path: "/oapi/v1/revoke_token", body: JSON.stringify({ error: "invalid_grant" }) });
     await revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken });
-    assert.equal(emu().stats.requests, 1, "'already revoked' is success, without the query");
-    emu().resetStats();
-    emu().inject({ kind: "status", status: 400, count: 5, path: "/oapi/v1/revoke_token", body: "" });
-    assert.equal((await _rejects(revokeToken({ baseUrl: emu().url, refreshToken: set.refreshToken }))).code, "http_400");
-    assert.equal(emu().stats.requests, 2, "one fallback, no loop");
+    assert.equal(emu().stats.requests, 2, "the revoke (answered by the fault) and the refresh grant that proves it; no query");
   });
 
   it("is idempotent: revoking an already revoked or unknown token succeeds", async () => {
@@ -52,16 +104,15 @@ describe("revokeToken", () => {
     await revokeToken({ baseUrl: emu().url, refreshToken: "never-issued" });
   });
 
-  for (const reads of ["query", "token", "refresh_token"] as const) {
-    describe(`against a server that reads only ${reads === "query" ? "the query" : `the form field ${reads}`}`, () => {
+  for (const reads of ["token", "refresh_token"] as const) {
+    describe(`against a server that reads only the form field ${reads}`, () => {
       const only = _useEmulator({ revokeReads: reads });
-      it("revokes", async () => {
+      it("revokes with one request, nothing in the URL", async () => {
         const set = await issueToken({ baseUrl: only().url, ...USER });
         only().resetStats();
         await revokeToken({ baseUrl: only().url, refreshToken: set.refreshToken });
-        // Only a server that shows it needs the query (a 400 for the body-only request) gets it.
-        assert.equal(only().stats.revokeCalls, reads === "query" ? 2 : 1);
-        assert.deepEqual(only().requests.at(reads === "query" ? -2 : -1)!.query, {}, "the first request has no token in its URL");
+        assert.equal(only().stats.revokeCalls, 1);
+        assert.deepEqual(only().requests.find((r) => r.path === "/oapi/v1/revoke_token")!.query, {});
         assert.ok((await _rejects(refreshToken({ baseUrl: only().url, refreshToken: set.refreshToken }))) instanceof InvalidGrantError);
       });
     });
