@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type AuthorizeResult, authorizeUrl, parseAuthorizeRedirect } from "../auth/authorize";
 import { DnsAccountError, ProtocolError, TransportError } from "../errors";
+import { openBrowser } from "./open-browser";
 
 /** Options of {@link browserLogin}. */
 export interface BrowserLoginOptions {
@@ -29,19 +29,6 @@ fetch("/complete", { method: "POST", headers: { "content-type": "text/plain" }, 
   .then((r) => r.text().then((t) => { document.getElementById("status").textContent = t; }))
   .catch(() => { document.getElementById("status").textContent = "Login failed: see the terminal."; });
 </script></body></html>`;
-
-/** Opens a URL in the system browser, best effort (the URL is printed as well). */
-export function openBrowser(url: string): void {
-  const [cmd, args] =
-    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
-  try {
-    const child = spawn(cmd as string, args as string[], { stdio: "ignore", detached: true });
-    child.on("error", () => undefined);
-    child.unref();
-  } catch {
-    // Printing the URL is enough.
-  }
-}
 
 class TooLarge extends Error {}
 
@@ -128,12 +115,13 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Author
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
   });
   options.onUrl(url);
-  if (options.open !== false) openBrowser(url);
+  const cleanup = options.open !== false ? openBrowser(url) : () => undefined;
   const timeoutMs = options.timeoutMs ?? 5 * 60_000;
   const timer = setTimeout(() => settle.reject(new TransportError("timeout", `No login completed within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
   try {
     return await done;
   } finally {
+    cleanup();
     clearTimeout(timer);
     server.closeAllConnections();
     server.close();

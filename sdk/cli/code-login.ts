@@ -4,7 +4,7 @@ import { authorizeUrl, type CodeAuthorization, parseCodeRedirect } from "../auth
 import { exchangeCode } from "../auth/grants";
 import type { TokenSet } from "../auth/token-response";
 import { DnsAccountError, ProtocolError, TransportError } from "../errors";
-import { openBrowser } from "./browser-login";
+import { openBrowser } from "./open-browser";
 
 /** Options of {@link codeLogin}. */
 export interface CodeLoginOptions {
@@ -90,6 +90,7 @@ export async function codeLogin(options: CodeLoginOptions): Promise<TokenSet> {
   redirectUri = `http://${host}/callback`;
   const timeoutMs = options.timeoutMs ?? 5 * 60_000;
   const timer = setTimeout(() => settle.reject(new TransportError("timeout", `No login completed within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+  let cleanup = (): void => undefined;
   try {
     auth = authorizeUrl({
       responseType: "code",
@@ -99,9 +100,10 @@ export async function codeLogin(options: CodeLoginOptions): Promise<TokenSet> {
       ...(options.allowInsecureHttp !== undefined ? { allowInsecureHttp: options.allowInsecureHttp } : {}),
     });
     options.onUrl(auth.url);
-    if (options.open !== false) openBrowser(auth.url);
+    if (options.open !== false) cleanup = openBrowser(auth.url);
     return await done;
   } finally {
+    cleanup();
     clearTimeout(timer);
     server.closeAllConnections();
     server.close();

@@ -45,8 +45,12 @@ export const insecureOption = { "allow-insecure-http": { type: "boolean" as cons
 /** `--allow-insecure-http` or `DNS_ACCOUNT_ALLOW_INSECURE_HTTP=1|true|yes`: http:// to a non-loopback host. */
 export const insecureOf = (v: Values): boolean => Boolean(v["allow-insecure-http"]) || /^(1|true|yes)$/i.test(env.DNS_ACCOUNT_ALLOW_INSECURE_HTTP ?? "");
 export const insecure = (v: Values): { allowInsecureHttp?: true } => (insecureOf(v) ? { allowInsecureHttp: true } : {});
-/** The environment holds credentials that the chain's environment source would use. */
-export const envCredentials = (): boolean => Boolean(env.DNS_ACCOUNT_ACCESS_TOKEN || env.DNS_ACCOUNT_REFRESH_TOKEN || (env.DNS_ACCOUNT_USERNAME && env.DNS_ACCOUNT_PASSWORD));
+/**
+ * The environment holds credentials that the chain's environment source would use: then the token path
+ * goes through the chain, so the fast path and the chain decide the same way (an API key included).
+ */
+export const envCredentials = (): boolean =>
+  Boolean(env.DNS_ACCOUNT_API_KEY || env.DNS_ACCOUNT_ACCESS_TOKEN || env.DNS_ACCOUNT_REFRESH_TOKEN || (env.DNS_ACCOUNT_USERNAME && env.DNS_ACCOUNT_PASSWORD));
 export const newStore = (v: Values) => new (tokenStore().TokenStore)(insecure(v));
 export const profileOf = (v: Values): string => (v.profile as string | undefined) ?? env.DNS_ACCOUNT_PROFILE ?? "default";
 export const iso = (ms: number): string => time().isoTime(ms);

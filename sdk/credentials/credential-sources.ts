@@ -41,7 +41,8 @@ function apiKeyCredential(source: SourceName, baseUrl: string, key: string, prof
     apiKey: () => key,
     token: async () => {
       throw new ConfigError(
-        `The ${source === "profile" ? `profile "${profile}"` : source} holds an API key, not tokens: send it as "Authorization: ApiKey <key>" (dns-account env exports DNS_ACCOUNT_API_KEY)`,
+        `The ${source === "profile" ? `profile "${profile}"` : source === "environment" ? "environment (DNS_ACCOUNT_API_KEY)" : source} holds an API key, which has no access token: ` +
+          `send it as "Authorization: ApiKey <key>" (dns-account env exports DNS_ACCOUNT_API_KEY), or name a profile that holds a login (--profile P)`,
         { field: "apiKey" },
       );
     },

@@ -84,7 +84,9 @@ docker-compose; tokens then cross that network in clear.`,
     let set: TokenSet;
     if (v["api-key-stdin"]) {
       if (v.browser || v["password-stdin"]) throw new UsageError("--api-key-stdin goes without --browser and --password-stdin");
-      const apiKey = (await prompt().readStdin()).trim();
+      // At a terminal the key is asked without echo, like the password; piped, it is read from stdin.
+      const { ask, canPrompt, readStdin } = prompt();
+      const apiKey = (canPrompt() ? await ask("API key: ", true) : await readStdin()).trim();
       if (!apiKey) throw new (errors().NoCredentialsError)("--api-key-stdin read an empty API key");
       const { createClient } = require("../../client/client") as typeof import("../../client/client");
       const client = createClient({ baseUrl, apiKey, retry: { retries: 0 }, ...insecure(v) });

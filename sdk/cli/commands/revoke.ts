@@ -19,6 +19,7 @@ stays valid until it is revoked some other way.`,
     if (p) await store.put(profile, undefined);
     if (v.json) out(JSON.stringify({ profile, removed: Boolean(p), revoked }));
     else if (!p) note(`No profile "${profile}": nothing to revoke.`);
+    else if (p.apiKey) note(`Removed profile "${profile}". The API key itself stays valid until it is deleted in the dashboard.`);
     else if (revoked || !p.refreshToken) note(`${revoked ? "Revoked and removed" : "Removed"} profile "${profile}".`);
     else note(`Removed profile "${profile}" locally; its refresh token was NOT revoked and stays valid until revoked.`);
   },

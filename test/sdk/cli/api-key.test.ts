@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { _assertNoSecrets, _cleanEnv, _repoRoot } from "../../support/helpers";
+import { _hasScript, _onTty } from "./_cli";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 const KEY = "cli-api-key-5e5e5e5e5e5e5e5e5e5e";
@@ -70,5 +71,48 @@ describe("dns-account with an API key", function () {
     _assertNoSecrets(token.stderr + exported.stderr, [KEY]);
     const fromEnv = await cli(["env"], { ...env, DNS_ACCOUNT_API_KEY: KEY });
     assert.match(fromEnv.stdout, /^export DNS_ACCOUNT_API_KEY=/m);
+  });
+
+  it("with DNS_ACCOUNT_API_KEY set, token and exec-credential decide the same way whether the stored token is fresh or stale", async () => {
+    const login = await cli(["login", "--password-stdin"], { ...env, DNS_ACCOUNT_USERNAME: "user@example.com" }, "emulator-password");
+    assert.equal(login.code, 0, login.stderr);
+    const file = path.join(dir, "credentials.json");
+    const store = JSON.parse(readFileSync(file, "utf8")) as { profiles: { default: { expiresAt: number } } };
+    const withKey = { ...env, DNS_ACCOUNT_API_KEY: KEY };
+    const outcomes: string[] = [];
+    for (const expiresAt of [store.profiles.default.expiresAt, Date.now() - 1000]) {
+      store.profiles.default.expiresAt = expiresAt;
+      writeFileSync(file, JSON.stringify(store), { mode: 0o600 });
+      for (const command of ["token", "exec-credential"]) {
+        const r = await cli([command], withKey);
+        outcomes.push(`${command}: ${r.code} ${r.stderr.split(":").slice(0, 2).join(":")}`);
+        assert.equal(r.code, 1, `${command} (${expiresAt > Date.now() ? "fresh" : "stale"})`);
+        assert.match(r.stderr, /invalid_config: The environment \(DNS_ACCOUNT_API_KEY\) holds an API key/);
+        _assertNoSecrets(r.stdout + r.stderr, [KEY]);
+        // Naming the profile sets the environment aside, on both paths.
+        const named = await cli([command, "--profile", "default"], withKey);
+        assert.equal(named.code, 0, named.stderr);
+      }
+    }
+    assert.equal(new Set(outcomes).size, 2, "the same answer for a fresh and a stale stored token");
+  });
+
+  it("login --api-key-stdin at a terminal asks for the key without echoing it", async function () {
+    if (!_hasScript()) {
+      console.log("      skipped: no script(1) for a pseudo-terminal");
+      this.skip();
+    }
+    const r = await _onTty(["login", "--api-key-stdin", "--profile", "tty"], env, [[/API key: /, KEY]]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.match(r.stdout, /API key: /);
+    _assertNoSecrets(r.stdout, [KEY]);
+    assert.equal((JSON.parse(readFileSync(path.join(dir, "credentials.json"), "utf8")) as { profiles: Record<string, { apiKey?: string }> }).profiles.tty!.apiKey, KEY);
+  });
+
+  it("logout of an API-key profile says the key stays valid until deleted in the dashboard", async () => {
+    await cli(["login", "--api-key-stdin", "--profile", "ci"], env, KEY);
+    const r = await cli(["logout", "--profile", "ci"], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^Removed profile "ci"\. The API key itself stays valid until it is deleted in the dashboard\.$/m);
   });
 });

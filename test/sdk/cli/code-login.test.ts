@@ -4,7 +4,10 @@ import { request } from "undici";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { codeLogin } from "../../../sdk/cli/code-login";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
 import { _launchChromium } from "../../support/browser";
@@ -63,6 +66,55 @@ describe("codeLogin: Authorization Code + PKCE through a loopback listener (head
     assert.equal(api.status, 200);
     assert.equal(emu.stats.codeGrants, 1);
     await page.close();
+  });
+
+  it("opens the browser without the authorize URL in any process's arguments: a 0600 page that redirects", async () => {
+    // $BROWSER is a recorder: it reports the arguments it was started with, as another local user would see them.
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-opener-"));
+    const recorder = path.join(dir, "recorder.js");
+    writeFileSync(recorder, `fetch(process.env.RECORD_URL, { method: "POST", body: JSON.stringify(process.argv.slice(2)) });`);
+    let received!: (argv: string[]) => void;
+    const argvSeen = new Promise<string[]>((r) => (received = r));
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d: Buffer) => (body += d.toString()));
+      req.on("end", () => {
+        res.end();
+        received(JSON.parse(body) as string[]);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const saved = { BROWSER: process.env.BROWSER, RECORD_URL: process.env.RECORD_URL };
+    process.env.BROWSER = `${process.execPath} ${recorder}`;
+    process.env.RECORD_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      let resolveUrl!: (u: string) => void;
+      const urlSeen = new Promise<string>((r) => (resolveUrl = r));
+      const login = codeLogin({ baseUrl: emu.url, clientId: "dns-account-cli", onUrl: resolveUrl });
+      const url = new URL(await urlSeen);
+      const argv = await argvSeen;
+      const state = url.searchParams.get("state")!;
+      const challenge = url.searchParams.get("code_challenge")!;
+      assert.equal(argv.length, 1);
+      _assertNoSecrets(argv.join(" "), [state, challenge, url.href]);
+      const page = fileURLToPath(argv[0]!);
+      assert.equal(statSync(page).mode & 0o777, 0o600, "the page is readable by its owner only");
+      assert.equal(statSync(path.dirname(page)).mode & 0o777, 0o700, "in a folder of the owner's");
+      assert.ok(readFileSync(page, "utf8").includes(url.href.replace(/&/g, "&amp;")), "the page redirects to the authorize URL");
+      const tab = await browser.newPage();
+      await tab.goto(argv[0]!);
+      await tab.waitForSelector("#username");
+      await tab.fill("#username", "code@example.com");
+      await tab.fill("#password", PASSWORD);
+      await tab.click("#submit");
+      assert.ok((await login).refreshToken);
+      assert.ok(!existsSync(path.dirname(page)), "the page is removed once the login ends");
+      await tab.close();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+      server.close();
+    }
   });
 
   it("an error redirect with the right state ends the login, with no secret in the error", async () => {
