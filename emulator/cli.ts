@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * `node dist/emulator/cli.js [--port N] …`: the same as `dns-account emulator`, kept as the emulator's
- * own entry point. Options: --port (default 8787), --host, --token-lifetime SECONDS,
- * --grant-type-optional (1.11 behaviour), --quiet.
+ * own entry point (one implementation). Options: --port (default 8787; 0 for any free port), --host,
+ * --token-lifetime SECONDS, --require-grant-type, --quiet, --help.
  */
 import { run } from "../sdk/cli/main";
 

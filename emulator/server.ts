@@ -139,10 +139,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (fault && (await applyFault(fault, req, res))) return;
     const method = req.method ?? "GET";
     const match = router.match(method, url.pathname);
-    if (match === undefined) return sendJson(res, 404, { error: "not_found", error_code: "not_found", error_description: "No such path" });
+    const notFound = () => sendJson(res, 404, { error: "not_found", error_code: "not_found", error_description: "No such path" });
+    // Every /oapi/ path is authenticated before it is routed, as on the service: without credentials an
+    // unknown path is a 401 too, and only an authenticated caller learns that it does not exist.
+    if (match === undefined && !url.pathname.startsWith("/oapi/")) return notFound();
     // On API paths a wrong method is answered after authentication (401 first), as before.
-    if (!("route" in match) && match.public) return sendEmpty(res, 405, { allow: match.allowed.join(", ") });
-    if ("route" in match && match.route.public) {
+    if (match !== undefined && !("route" in match) && match.public) return sendEmpty(res, 405, { allow: match.allowed.join(", ") });
+    if (match !== undefined && "route" in match && match.route.public) {
       return match.route.handle({ req, res, url, params: match.params, body: undefined, get account(): never { throw new Error("public route"); } });
     }
     stats.apiCalls++;
@@ -156,6 +159,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const account = state.account(who.username);
     account.apiCalls++;
     if (account.overRequestQuota()) return sendError(res, 429, "TOO_MANY_REQUESTS", "The requests limit is reached");
+    if (match === undefined) return notFound();
     if (!("route" in match)) return sendEmpty(res, 405, { allow: match.allowed.join(", ") });
     let body: unknown;
     if (method === "POST" || method === "PUT") {

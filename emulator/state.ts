@@ -29,8 +29,10 @@ export interface EmulatorOptions {
   /** Access-token lifetime in seconds, fixed or drawn per response. Default: 55 to 65 minutes, varying. */
   tokenLifetimeSeconds?: number | (() => number);
   /**
-   * Answer 400 when `grant_type` is absent, as API 1.15 does (default `true`). `false` is the 1.11
-   * behaviour: the grant is inferred from the fields, and the OpenAPI document says so.
+   * `grant_type` rules of the token endpoint. Default (unset or `false`): as the service behaves, the
+   * password and refresh grants are inferred from their fields when `grant_type` is absent, and the
+   * authorization-code grant without it is refused (400 naming `grant_type`). `true`: the schema's rule
+   * for every grant, `grant_type` required.
    */
   requireGrantType?: boolean;
   /** Which revoke form is honoured; default `any`. */

@@ -310,7 +310,9 @@ export class Account {
   linkIpv4(deviceId: string, body: unknown): Outcome<null> {
     if (!this.devices.has(deviceId)) return notFound;
     if (!isObject(body) || body.ip === undefined) return { ok: false, kind: "invalid", errors: [required("ip")] };
-    if (typeof body.ip !== "string" || !this.dedicatedIpv4.has(body.ip)) return { ok: false, kind: "invalid", errors: [wrong("ip", "Not an allocated address")] };
+    if (typeof body.ip !== "string") return { ok: false, kind: "invalid", errors: [wrong("ip", "Not an address")] };
+    // An address this account never allocated is not found, as on the service.
+    if (!this.dedicatedIpv4.has(body.ip)) return notFound;
     const linked = this.dedicatedIpv4.get(body.ip);
     if (linked === deviceId) return { ok: true, value: null };
     if (linked !== undefined) {

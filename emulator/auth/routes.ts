@@ -32,11 +32,12 @@ function redirectAllowed(client: EmulatorClient, redirectUri: string): boolean {
  * `ErrorResponse` fields (`message`, `fields`) and keep the OAuth `error`/`error_code` clients branch on.
  */
 function tokenError(res: ServerResponse, status: number, error: string, errorCode: string, description: string, field?: string): void {
-  const body: Record<string, unknown> = { error, error_code: errorCode, error_description: description };
-  if (status === 400) {
-    body.message = description;
-    body.fields = field ? [{ field, error_code: "FIELD_REQUIRED", message: "Field is required" }] : [];
-  }
+  // As API 1.15 answers: a 400 (missing or wrong parameters) in the API's ErrorResponse shape, a 401
+  // (credentials, MFA code, refresh token, code or verifier rejected) in AccessTokenErrorResponse's.
+  const body: Record<string, unknown> =
+    status === 400
+      ? { error_code: errorCode, message: description, fields: field ? [{ field, error_code: errorCode === "FIELD_WRONG_VALUE" ? "FIELD_WRONG_VALUE" : "FIELD_REQUIRED", message: description }] : [] }
+      : { error, error_code: errorCode, error_description: description };
   sendJson(res, status, body, { "cache-control": "no-store" });
 }
 
@@ -58,11 +59,13 @@ export function authRoutes(state: EmulatorState): Route[] {
     const form = parseForm(await readBody(req));
     state.record(req, url, form);
     if (!type.startsWith("application/x-www-form-urlencoded")) {
-      return tokenError(res, 400, "invalid_request", "unsupported_content_type", "Send an application/x-www-form-urlencoded body");
+      return tokenError(res, 400, "invalid_request", "BAD_REQUEST", "Send an application/x-www-form-urlencoded body");
     }
     let grant = form.grant_type;
     if (grant === undefined) {
-      if (options.requireGrantType !== false) return tokenError(res, 400, "invalid_request", "grant_type_required", "grant_type is required", "grant_type");
+      // As the service does: the password and refresh grants are inferred from their fields (public
+      // clients omit grant_type), the code grant needs it; `requireGrantType` keeps the schema's rule.
+      if (options.requireGrantType === true || form.code !== undefined) return tokenError(res, 400, "invalid_request", "FIELD_REQUIRED", "grant_type is required", "grant_type");
       grant = form.refresh_token !== undefined ? "refresh_token" : "password";
     }
     let username: string;
@@ -70,7 +73,7 @@ export function authRoutes(state: EmulatorState): Route[] {
     if (grant === "password") {
       stats.passwordGrants++;
       if (!form.username || !form.password) {
-        return tokenError(res, 400, "invalid_request", "missing_parameters", "username and password are required", form.username ? "password" : "username");
+        return tokenError(res, 400, "invalid_request", "FIELD_REQUIRED", "username and password are required", form.username ? "password" : "username");
       }
       const check = store.authenticate(form.username, form.password, form.mfa_token);
       if (!check.ok) {
@@ -81,7 +84,7 @@ export function authRoutes(state: EmulatorState): Route[] {
       refreshToken = store.newRefreshToken(username);
     } else if (grant === "refresh_token") {
       stats.refreshGrants++;
-      if (!form.refresh_token) return tokenError(res, 400, "invalid_request", "missing_parameters", "refresh_token is required", "refresh_token");
+      if (!form.refresh_token) return tokenError(res, 400, "invalid_request", "FIELD_REQUIRED", "refresh_token is required", "refresh_token");
       const owner = store.refreshOwner(form.refresh_token);
       if (owner === undefined) return tokenError(res, 401, "unauthorized", "invalid_grant", "Refresh token is invalid or revoked");
       username = owner;
@@ -89,15 +92,15 @@ export function authRoutes(state: EmulatorState): Route[] {
     } else if (grant === "authorization_code") {
       stats.codeGrants++;
       for (const field of ["code", "client_id", "code_verifier", "redirect_uri"] as const) {
-        if (!form[field]) return tokenError(res, 400, "invalid_request", "missing_parameters", `${field} is required`, field);
+        if (!form[field]) return tokenError(res, 400, "invalid_request", "FIELD_REQUIRED", `${field} is required`, field);
       }
       const redeemed = store.redeemCode(form.code!, form.client_id!, form.redirect_uri!, form.code_verifier!);
-      if (!redeemed) return tokenError(res, 400, "invalid_grant", "invalid_grant", "The code is invalid, expired, used, or does not match the client, redirect URI or verifier");
+      if (!redeemed) return tokenError(res, 401, "invalid_grant", "invalid_grant", "The code is invalid, expired, used, or does not match the client, redirect URI or verifier");
       username = redeemed.username;
       refreshToken = store.newRefreshToken(username);
       redeemed.bind(refreshToken);
     } else {
-      return tokenError(res, 400, "unsupported_grant_type", "unsupported_grant_type", "Only password, refresh_token and authorization_code grants are supported");
+      return tokenError(res, 400, "unsupported_grant_type", "FIELD_WRONG_VALUE", "Only password, refresh_token and authorization_code grants are supported", "grant_type");
     }
     const expiresIn = state.lifetimeSeconds();
     const accessToken = store.newAccessToken(username, expiresIn, refreshToken);
@@ -118,7 +121,7 @@ export function authRoutes(state: EmulatorState): Route[] {
     ].filter((t): t is string => typeof t === "string" && t !== "");
     if (candidates.length === 0) {
       if (options.revokeMissingOk) return sendEmpty(res, 200);
-      return tokenError(res, 400, "invalid_request", "missing_parameters", "refresh_token is required", "refresh_token");
+      return tokenError(res, 400, "invalid_request", "FIELD_REQUIRED", "refresh_token is required", "refresh_token");
     }
     for (const t of new Set(candidates)) store.revoke(t);
     sendEmpty(res, 200);

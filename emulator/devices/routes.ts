@@ -35,7 +35,8 @@ export function deviceRoutes(state: EmulatorState): Route[] {
     const servers = repeated(url, "dns_servers");
     const ids = repeated(url, "devices");
     const search = (url.searchParams.get("search") ?? "").toLowerCase();
-    const all = [...account.devices.values()].filter(
+    // Newest first, as the service lists them.
+    const all = [...account.devices.values()].reverse().filter(
       (d) =>
         (servers.length === 0 || servers.includes(d.dns_server_id)) &&
         (ids.length === 0 || ids.includes(d.id)) &&

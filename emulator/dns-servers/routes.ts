@@ -27,7 +27,8 @@ export function dnsServerRoutes(state: EmulatorState): Route[] {
     if (Array.isArray(page)) return sendInvalid(res, page);
     const ids = repeated(url, "dns_servers");
     const search = (url.searchParams.get("search") ?? "").toLowerCase();
-    const all = [...account.dnsServers.values()].filter(
+    // Newest first, as the service lists them.
+    const all = [...account.dnsServers.values()].reverse().filter(
       (s) => (ids.length === 0 || ids.includes(s.id)) && (search === "" || s.name.toLowerCase().includes(search) || s.id.includes(search)),
     );
     const { items, navigation } = paginate(state.cursorKey, page.scope, all, page.offset, page.limit);

@@ -6,6 +6,7 @@ import {
   InvalidGrantError,
   MfaRequiredError,
   ProtocolError,
+  fieldProblems,
   serverDetails,
 } from "../errors";
 import { type Clock, type RawResponse, header, parseRetryAfter, systemClock } from "../http/transport";
@@ -165,5 +166,15 @@ function tokenError(res: RawResponse, grant: TokenGrant, clock: Clock): Error {
     return new HttpError(status, `The token endpoint answered HTTP ${status}; redirects are not followed`, init);
   }
   const said = server?.errorCode ?? server?.error;
-  return new HttpError(status, `The token endpoint answered HTTP ${status}${said ? ` (${said})` : ""}`, init);
+  // API 1.15 answers a 400 in its ErrorResponse shape: name the fields it complains about.
+  const raw = (body as { fields?: unknown } | null)?.fields;
+  const listed = Array.isArray(raw)
+    ? raw.filter((f): f is { field: string; error_code: string } => typeof f?.field === "string" && typeof f?.error_code === "string")
+    : [];
+  const fields = fieldProblems(listed);
+  const list = fields.map((f) => `${f.field} (${f.errorCode})`).join(", ");
+  return new HttpError(status, `The token endpoint answered HTTP ${status}${list ? `: ${list}` : said ? ` (${said})` : ""}`, {
+    ...init,
+    ...(fields.length > 0 ? { fields } : {}),
+  });
 }

@@ -141,7 +141,7 @@ ${Object.entries(commands)
   .join("\n")}
   logout          Same as revoke
 
-Run dns-account <command> --help for a command's options. Exit codes: 0 success, 1 failure, 2 usage.
+Run dns-account help <command> (or <command> --help) for its options; dns-account --version. Exit codes: 0 success, 1 failure, 2 usage.
 Profiles live in $DNS_ACCOUNT_CONFIG_DIR, $XDG_CONFIG_HOME/dns-account or the platform's config folder.`;
 
 /**
@@ -157,9 +157,15 @@ function kubectlValues(rest: string[]): Values | undefined {
 
 async function dispatch(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
-  if (name === "--help" || name === "-h" || name === "help") return void out(mainUsage());
-  if (name === "--version") return void out((require("../version") as typeof import("../version")).VERSION);
-  if (!name) throw new UsageError("a command is needed (see dns-account --help)");
+  // As gh and kubectl: a bare call and `help` print the usage (exit 0); `help <command>` that command's.
+  if (name === undefined || name === "--help" || name === "-h") return void out(mainUsage());
+  if (name === "help") {
+    if (rest.length === 0) return void out(mainUsage());
+    const topic = rest.length === 1 ? commandOf(rest[0]!) : undefined;
+    if (!topic) throw new UsageError(`help takes one command name (see dns-account --help)`);
+    return void out(topic.usage);
+  }
+  if (name === "--version" || name === "-v" || name === "version") return void out((require("../version") as typeof import("../version")).VERSION);
   const command = commandOf(name);
   if (!command) throw new UsageError(`unknown command "${name}" (see dns-account --help)`);
   let values: Values | undefined = name === "token" || name === "exec-credential" ? kubectlValues(rest) : undefined;

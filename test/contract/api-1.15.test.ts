@@ -168,6 +168,67 @@ describe("contract with API 1.15 (the reference's facts)", () => {
     conforms("ErrorResponse", bad.json);
   });
 
+  it("behaves as the service does: authentication before routing, grant_type rules, token error shapes, newest-first lists, 404 for an unknown address", async () => {
+    // Every /oapi/ path is authenticated first: an unknown path is a 401 without credentials, a 404 with.
+    assert.equal((await call("GET", "/oapi/v1/no_such_thing", undefined, "")).status, 401);
+    assert.equal((await call("GET", "/oapi/v9/devices", undefined, "Bearer not-a-token")).status, 401);
+    assert.equal((await call("GET", "/oapi/v1/no_such_thing")).status, 404);
+
+    const token = async (form: Record<string, string>) => {
+      const res = await request(`${emu().url}/oapi/v1/oauth_token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form).toString(),
+      });
+      return { status: res.statusCode, json: (await res.body.json()) as { refresh_token?: string; fields?: { field: string }[] } };
+    };
+    // The password and refresh grants without grant_type are inferred, as the service does.
+    const password = await token({ ...USER });
+    assert.equal(password.status, 200);
+    conforms("AccessTokenResponse", password.json);
+    const refreshed = await token({ refresh_token: password.json.refresh_token! });
+    assert.equal(refreshed.status, 200);
+    conforms("AccessTokenResponse", refreshed.json);
+    // The code grant needs it: a 400 in the ErrorResponse shape naming the field.
+    const code = await token({ code: "c", client_id: "dns-account-cli", code_verifier: "v".repeat(43), redirect_uri: "http://127.0.0.1/callback" });
+    assert.equal(code.status, 400);
+    conforms("ErrorResponse", code.json);
+    assert.deepEqual(code.json.fields!.map((f) => f.field), ["grant_type"]);
+    // A missing field is a 400 (ErrorResponse); rejected credentials, code or verifier a 401 (AccessTokenErrorResponse).
+    const missing = await token({ grant_type: "password", username: USER.username });
+    assert.equal(missing.status, 400);
+    conforms("ErrorResponse", missing.json);
+    assert.deepEqual(missing.json.fields!.map((f) => f.field), ["password"]);
+    const unsupported = await token({ grant_type: "client_credentials" });
+    assert.equal(unsupported.status, 400);
+    conforms("ErrorResponse", unsupported.json);
+    const wrong = await token({ grant_type: "password", username: USER.username, password: "wrong" });
+    assert.equal(wrong.status, 401);
+    conforms("AccessTokenErrorResponse", wrong.json);
+    const rejected = await token({ grant_type: "authorization_code", code: "never-issued", client_id: "dns-account-cli", code_verifier: "v".repeat(43), redirect_uri: "http://127.0.0.1/callback" });
+    assert.equal(rejected.status, 401);
+    conforms("AccessTokenErrorResponse", rejected.json);
+    const revoked = await token({ grant_type: "refresh_token", refresh_token: "never-issued" });
+    assert.equal(revoked.status, 401);
+    conforms("AccessTokenErrorResponse", revoked.json);
+
+    // v2 lists are newest-first.
+    const [def] = (await call("GET", "/oapi/v1/dns_servers")).json as { id: string }[];
+    const older = (await call("POST", "/oapi/v1/dns_servers", { name: "Older" })).json as { id: string };
+    const newer = (await call("POST", "/oapi/v1/dns_servers", { name: "Newer" })).json as { id: string };
+    const servers = ((await call("GET", "/oapi/v2/dns_servers?limit=100")).json as { items: { id: string }[] }).items.map((s) => s.id);
+    assert.ok(servers.indexOf(newer.id) < servers.indexOf(older.id) && servers.indexOf(older.id) < servers.indexOf(def!.id), "dns servers newest-first");
+    const devices = ((await call("GET", "/oapi/v2/devices?limit=100")).json as { items: { id: string }[] }).items.map((d) => d.id);
+    const v1 = ((await call("GET", "/oapi/v1/devices")).json as { id: string }[]).map((d) => d.id);
+    assert.deepEqual(devices, [...v1].reverse(), "devices newest-first, v1 in creation order");
+
+    // Linking an address that was never allocated is a 404.
+    const [device] = v1;
+    const link = await call("POST", `/oapi/v1/devices/${device}/dedicated_addresses/ipv4`, { ip: "203.0.113.250" });
+    assert.equal(link.status, 404);
+    for (const id of [older.id, newer.id]) await call("DELETE", `/oapi/v1/dns_servers/${id}`);
+  });
+
   it("the code flow's token request fields (as the emulator reads them) are in the reference's AccessTokenCredentials", () => {
     const fields = Object.keys((ref.components.schemas.AccessTokenCredentials as { properties: object }).properties);
     for (const f of ["grant_type", "code", "client_id", "code_verifier", "redirect_uri"]) assert.ok(fields.includes(f), f);

@@ -63,8 +63,8 @@ describe("contract with the service's 1.11 OpenAPI description (facts)", () => {
     assert.deepEqual(strict.components.schemas.AccessTokenCredentials!.required, ["grant_type"], "1.15: grant_type required");
   });
 
-  it("a 1.11-mode emulator infers the grant when grant_type is absent; the default answers 400 naming the field", async () => {
-    const lenient = await startEmulator({ requireGrantType: false });
+  it("the password grant without grant_type is inferred (as 1.11 and the service do); requireGrantType: true answers 400 naming the field", async () => {
+    const strict = await startEmulator({ requireGrantType: true });
     try {
       const post = async (base: string) => {
         const res = await request(`${base}/oapi/v1/oauth_token`, {
@@ -74,14 +74,14 @@ describe("contract with the service's 1.11 OpenAPI description (facts)", () => {
         });
         return { status: res.statusCode, json: (await res.body.json()) as { fields?: { field: string }[] } };
       };
-      const old = await post(lenient.url);
-      assert.equal(old.status, 200);
-      conforms("AccessTokenResponse", old.json);
-      const strict = await post(emu().url);
-      assert.equal(strict.status, 400);
-      assert.deepEqual(strict.json.fields!.map((f) => f.field), ["grant_type"]);
+      const inferred = await post(emu().url);
+      assert.equal(inferred.status, 200);
+      conforms("AccessTokenResponse", inferred.json);
+      const refused = await post(strict.url);
+      assert.equal(refused.status, 400);
+      assert.deepEqual(refused.json.fields!.map((f) => f.field), ["grant_type"]);
     } finally {
-      await lenient.close();
+      await strict.close();
     }
   });
 

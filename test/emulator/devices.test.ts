@@ -30,14 +30,14 @@ describe("emulator: devices (v2 pages, settings, DoH password, mobileconfig, ded
       if (cursor) assert.doesNotMatch(cursor, /^\d+$/, "opaque");
     } while (cursor);
     assert.equal(pages, 3);
-    assert.deepEqual(seen, ids);
+    assert.deepEqual(seen, [...ids].reverse(), "newest first, as the service lists");
   });
 
   it("v2 filters by repeated dns_servers and devices, and by search, and keeps the filter across pages", async () => {
     const kids = await call("GET", `/oapi/v2/devices?dns_servers=${servers[1]}&limit=1000`);
     assert.equal(kids.json.items.length, 12);
     const two = await call("GET", `/oapi/v2/devices?devices=${ids[0]}&devices=${ids[3]}`);
-    assert.deepEqual(two.json.items.map((d: { id: string }) => d.id), [ids[0], ids[3]]);
+    assert.deepEqual(two.json.items.map((d: { id: string }) => d.id), [ids[3], ids[0]]);
     const phones = await call("GET", "/oapi/v2/devices?search=phone&limit=5");
     assert.equal(phones.json.items.length, 5);
     const next = phones.json.navigation.next.page_cursor as string;
@@ -107,7 +107,7 @@ describe("emulator: devices (v2 pages, settings, DoH password, mobileconfig, ded
     assert.equal(taken.status, 400);
     assert.equal(taken.json.error_code, "ALREADY_EXISTS");
     const unknown = await call("POST", `/oapi/v1/devices/${ids[1]}/dedicated_addresses/ipv4`, { ip: "198.51.100.1" });
-    assert.deepEqual(unknown.json.fields.map((f: { field: string }) => f.field), ["ip"]);
+    assert.equal(unknown.status, 404, "an address never allocated is not found");
     assert.equal((await call("DELETE", `/oapi/v1/devices/${ids[1]}/dedicated_addresses/ipv4?ip=${a}`)).status, 404, "not linked to that device");
     assert.equal((await call("DELETE", `/oapi/v1/devices/${ids[0]}/dedicated_addresses/ipv4?ip=${a}`)).status, 200);
     assert.deepEqual((await call("GET", `/oapi/v1/devices/${ids[0]}/dedicated_addresses`)).json.ipv4, []);

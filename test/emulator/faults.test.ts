@@ -72,15 +72,18 @@ describe("emulator faults and options", () => {
     assert.deepEqual(await post("grant_type=password&username=a"), {
       status: 400,
       json: {
-        error: "invalid_request",
-        error_code: "missing_parameters",
-        error_description: "username and password are required",
+        error_code: "FIELD_REQUIRED",
         message: "username and password are required",
-        fields: [{ field: "password", error_code: "FIELD_REQUIRED", message: "Field is required" }],
+        fields: [{ field: "password", error_code: "FIELD_REQUIRED", message: "username and password are required" }],
       },
     });
-    assert.deepEqual((await post("username=a&password=b")).json.fields, [{ field: "grant_type", error_code: "FIELD_REQUIRED", message: "Field is required" }] as never);
-    assert.equal((await post("grant_type=client_credentials")).json.error, "unsupported_grant_type");
+    assert.equal((await post("username=a&password=b")).status, 401, "the password grant is inferred without grant_type");
+    assert.deepEqual((await post("code=c&client_id=x&code_verifier=v&redirect_uri=r")).json.fields, [
+      { field: "grant_type", error_code: "FIELD_REQUIRED", message: "grant_type is required" },
+    ] as never);
+    const unsupported = await post("grant_type=client_credentials");
+    assert.equal(unsupported.status, 400);
+    assert.equal(unsupported.json.error_code, "FIELD_WRONG_VALUE");
     assert.equal((await post("grant_type=refresh_token")).status, 400);
   });
 });

@@ -57,7 +57,7 @@ describe("emulator: Authorization Code + PKCE (S256)", () => {
     assert.equal(emu.stats.codeGrants, 1);
 
     const replay = await exchange({ code, code_verifier: verifier });
-    assert.equal(replay.status, 400);
+    assert.equal(replay.status, 401, "API 1.15 answers a rejected code with a 401");
     assert.equal(replay.json.error, "invalid_grant");
     const refresh = await request(`${emu.url}/oapi/v1/oauth_token`, {
       method: "POST",
@@ -79,13 +79,13 @@ describe("emulator: Authorization Code + PKCE (S256)", () => {
       const { verifier, challenge } = pkce();
       const code = (await authorize({ code_challenge: challenge })).searchParams.get("code")!;
       const res = await exchange(form(code, verifier));
-      assert.equal(res.status, 400, name);
+      assert.equal(res.status, 401, name);
       assert.equal(res.json.error_code, "invalid_grant", name);
     }
     const { verifier, challenge } = pkce();
     const code = (await authorize({ code_challenge: challenge })).searchParams.get("code")!;
     clock += 61_000;
-    assert.equal((await exchange({ code, code_verifier: verifier })).status, 400, "expired");
+    assert.equal((await exchange({ code, code_verifier: verifier })).status, 401, "expired");
   });
 
   it("requires code_challenge with S256 (plain is refused) and names missing exchange fields", async () => {

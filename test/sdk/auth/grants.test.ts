@@ -20,8 +20,8 @@ import { _rejects, _useEmulator, MFA_USER, USER } from "../../support/helpers";
 describe("grants against the emulator", () => {
   const emu = _useEmulator();
   const base = () => ({ baseUrl: emu().url });
-  // The emulator requires grant_type by default, as API 1.15 does; a 1.11 server infers the grant.
-  const lenient = _useEmulator({ requireGrantType: false });
+  // The emulator infers the password and refresh grants without grant_type, as the service does.
+  const lenient = emu;
 
   describe("issueToken (password grant)", () => {
     it("returns an access token, a refresh token, bearer and the response's own lifetime", async () => {
@@ -122,7 +122,8 @@ describe("grants against the emulator", () => {
       assert.ok(set.accessToken);
       const err = await _rejects(issueToken({ baseUrl: strict().url, ...USER, grantType: false }));
       assert.equal(err.code, "http_400");
-      assert.match(err.message, /grant_type_required/);
+      assert.match(err.message, /grant_type \(FIELD_REQUIRED\)/);
+      assert.deepEqual((err as HttpError).fields, [{ field: "grant_type", errorCode: "FIELD_REQUIRED" }]);
     });
   });
 

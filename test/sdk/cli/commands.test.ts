@@ -52,12 +52,17 @@ describe("dns-account CLI", function () {
       assert.match(help.stdout, /^Usage: dns-account /);
       assert.match(help.stdout, new RegExp(`dns-account ${command} `));
     }
-    for (const args of [[], ["nope"], ["token", "--bogus"], ["login", "stray-argument"], ["login", "--browser"], ["emulator", "--port", "x"]]) {
+    assert.deepEqual(await run([]), main, "a bare call prints the usage");
+    assert.deepEqual(await run(["help"]), main);
+    assert.equal((await run(["help", "token"])).stdout, (await run(["token", "--help"])).stdout);
+    for (const args of [["help", "nope"], ["nope"], ["token", "--bogus"], ["login", "stray-argument"], ["login", "--browser"], ["emulator", "--port", "x"]]) {
       const r = await run(args);
       assert.equal(r.code, 2, args.join(" "));
       assert.match(r.stderr, /^dns-account: usage: .+\n$/);
     }
-    assert.equal((await run(["--version"])).stdout.trim(), JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")).version);
+    for (const flag of ["--version", "-v", "version"]) {
+      assert.equal((await run([flag])).stdout.trim(), JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")).version, flag);
+    }
   });
 
   it("a password given as an argument is refused without echoing it", async () => {
