@@ -25,13 +25,11 @@ try {
 }
 
 export { Token } from "./token/token";
-export type { TokenArgs, TokenOutputs, TokenMode } from "./token/types";
 export { DnsServer } from "./dns-server/dns-server";
-export type { DnsServerArgs, DnsServerOutputs, DnsServerSettingsArgs } from "./dns-server/types";
 export { Device } from "./device/device";
-export type { DeviceArgs, DeviceOutputs, DeviceSettingsArgs, DeviceType } from "./device/types";
 export { DedicatedIpv4 } from "./dedicated-ipv4/dedicated-ipv4";
-export type { DedicatedIpv4Args, DedicatedIpv4Outputs } from "./dedicated-ipv4/types";
+// Every argument, state and nested type, and the enums' values, generated from the package schema.
+export * from "./schema/types.generated";
 export type { ResourceCredentials } from "./shared/account-client";
 export { getAccountLimits, getFilterLists, getParentalControlCategories, getWebServices } from "./lookups";
 export { type CredentialArgs, getAccessToken, getClient } from "./program";

@@ -28,16 +28,26 @@ function facts(node, underProperties = false) {
   return out;
 }
 
+/** Each copy: its source in ../shared/reference, its target here, and what of it is kept. */
+const COPIES = [
+  ...VERSIONS.map((version) => ({
+    source: `dns-api-openapi-${version}.json`,
+    target: `dns-api-openapi-${version}.facts.json`,
+    keep: (doc) => ({ openapi: doc.openapi, info: { version: doc.info?.version }, servers: doc.servers, security: doc.security, paths: doc.paths, components: doc.components }),
+  })),
+  // Pulumi's package metaschema, which the plugin's schema test validates against (its rules, no prose).
+  { source: "pulumi-package-metaschema.json", target: "pulumi-package-metaschema.facts.json", keep: (doc) => doc },
+];
+
 let stale = 0;
-for (const version of VERSIONS) {
-  const source = path.join(sharedDir, `dns-api-openapi-${version}.json`);
-  const target = path.join(root, "scripts", "reference", `dns-api-openapi-${version}.facts.json`);
+for (const { source: name, target: targetName, keep } of COPIES) {
+  const source = path.join(sharedDir, name);
+  const target = path.join(root, "scripts", "reference", targetName);
   if (!existsSync(source)) {
     console.error(`no ${source}: the copies are made from ../shared/reference`);
     process.exit(2);
   }
-  const doc = JSON.parse(readFileSync(source, "utf8"));
-  const copy = facts({ openapi: doc.openapi, info: { version: doc.info?.version }, servers: doc.servers, security: doc.security, paths: doc.paths, components: doc.components });
+  const copy = facts(keep(JSON.parse(readFileSync(source, "utf8"))));
   const text = `${JSON.stringify(copy, null, 1)}\n`;
   if (check) {
     const same = existsSync(target) && readFileSync(target, "utf8") === text;

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("./provider");
-import type { DeviceArgs, DeviceSettingsArgs } from "./types";
+import type { DeviceArgs, DeviceSettings } from "./types";
 
 /**
  * A device of the account. Renaming it, changing its type or moving it to another DNS server is an update,
@@ -20,7 +20,7 @@ export class Device extends pulumi.dynamic.Resource {
   declare public readonly deviceType: pulumi.Output<string>;
   declare public readonly dnsServerId: pulumi.Output<string>;
   /** The managed settings as the service has them. */
-  declare public readonly settings: pulumi.Output<DeviceSettingsArgs | undefined>;
+  declare public readonly settings: pulumi.Output<DeviceSettings | undefined>;
   /** Plain DNS addresses by the service's field name (`dns_over_https_url`, …). */
   declare public readonly dnsAddresses: pulumi.Output<Record<string, string>>;
   /** The `*_with_auth_url` addresses, which embed the DoH password (secret). */

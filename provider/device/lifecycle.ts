@@ -5,11 +5,11 @@ import { accountClient, serviceChecks } from "../shared/account-client";
 import { explain, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
 import { isUnknown } from "../shared/unknown";
-import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettingsArgs } from "./types";
+import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettings, type DeviceType } from "./types";
 
 type Json = Record<string, unknown>;
 
-const SETTINGS: [keyof DeviceSettingsArgs, string][] = [
+const SETTINGS: [keyof DeviceSettings, string][] = [
   ["protectionEnabled", "protection_enabled"],
   ["detectDohAuthOnly", "detect_doh_auth_only"],
 ];
@@ -134,7 +134,7 @@ export async function read(ctx: ProviderContext, id: string, props: DeviceOutput
     if (props.deviceId === undefined) {
       // An import: the device's name, type, server and settings, as a program would declare them.
       const base = asOutputs(device);
-      const inputs: DeviceInputs = { name: base.name, deviceType: base.deviceType, dnsServerId: base.dnsServerId, settings: base.settings! };
+      const inputs: DeviceInputs = { name: base.name, deviceType: base.deviceType as DeviceType, dnsServerId: base.dnsServerId, settings: base.settings! };
       return { id, props: outputs(device, linked(dedicated), inputs), inputs };
     }
     return { id, props: outputs(device, linked(dedicated), props) };
@@ -183,11 +183,11 @@ async function apply(client: Client, id: string, current: Pick<DeviceOutputs, "n
   }
 }
 
-function settingsDrift(declared: DeviceSettingsArgs, seen: DeviceSettingsArgs): boolean {
+function settingsDrift(declared: DeviceSettings, seen: DeviceSettings): boolean {
   return SETTINGS.some(([k]) => declared[k] !== undefined && declared[k] !== seen[k]);
 }
 
-function toService(declared: DeviceSettingsArgs): Json {
+function toService(declared: DeviceSettings): Json {
   const out: Json = {};
   for (const [k, field] of SETTINGS) if (declared[k] !== undefined) out[field] = declared[k];
   return out;
@@ -206,7 +206,7 @@ function asOutputs(d: LiveDevice): Pick<DeviceOutputs, "name" | "deviceType" | "
 }
 
 /** The resource's state as the service has it now: the device and its linked dedicated IPv4s. */
-async function state(client: Client, id: string, inputs: DeviceInputs): Promise<DeviceOutputs> {
+async function state(client: Client, id: string, inputs: Omit<DeviceInputs, "deviceType">): Promise<DeviceOutputs> {
   const [device, dedicated] = await Promise.all([client.devices.get(id), client.devices.dedicatedAddresses(id)]);
   return outputs(device, linked(dedicated), inputs);
 }
@@ -216,7 +216,7 @@ function linked(dedicated: unknown): string[] {
 }
 
 /** The resource's state from a device object: its addresses (with-auth ones apart) and its linked IPv4s. */
-function outputs(device: LiveDevice, linkedIpv4: string[], inputs: DeviceInputs): DeviceOutputs {
+function outputs(device: LiveDevice, linkedIpv4: string[], inputs: Omit<DeviceInputs, "deviceType">): DeviceOutputs {
   const base = asOutputs(device);
   const plain: Record<string, string> = {};
   const withAuth: Record<string, string> = {};
@@ -224,7 +224,7 @@ function outputs(device: LiveDevice, linkedIpv4: string[], inputs: DeviceInputs)
     if (typeof v !== "string") continue;
     (k.endsWith("_with_auth_url") ? withAuth : plain)[k] = v;
   }
-  const managed: DeviceSettingsArgs = {};
+  const managed: DeviceSettings = {};
   if (inputs.settings !== undefined) for (const [k] of SETTINGS) if (inputs.settings[k] !== undefined) managed[k] = base.settings?.[k] as boolean;
   return {
     deviceId: device.id,

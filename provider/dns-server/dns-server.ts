@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("./provider");
-import type { DnsServerArgs, DnsServerSettingsArgs } from "./types";
+import type { DnsServerArgs, DnsServerSettings } from "./types";
 
 /**
  * A DNS server of the account with its filtering settings. Only the settings you set are managed: an
@@ -27,9 +27,9 @@ export class DnsServer extends pulumi.dynamic.Resource {
   /** How many devices use the server. */
   declare public readonly devicesCount: pulumi.Output<number>;
   /** The managed settings as the service has them. */
-  declare public readonly settings: pulumi.Output<DnsServerSettingsArgs | undefined>;
+  declare public readonly settings: pulumi.Output<DnsServerSettings | undefined>;
   /** Every setting as the service reports it. */
-  declare public readonly effectiveSettings: pulumi.Output<DnsServerSettingsArgs>;
+  declare public readonly effectiveSettings: pulumi.Output<DnsServerSettings>;
 
   constructor(name: string, args: DnsServerArgs, opts?: pulumi.CustomResourceOptions) {
     super(

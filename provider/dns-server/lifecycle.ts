@@ -4,7 +4,8 @@ import { accountClient, serviceChecks } from "../shared/account-client";
 import { explain, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
 import { containsUnknown, isUnknown } from "../shared/unknown";
-import { checkSettings, type DnsServerSettingsArgs, drift, effective, project, toServiceUpdate } from "./settings";
+import type { DnsServerSettings } from "./types";
+import { checkSettings, drift, effective, project, toServiceUpdate } from "./settings";
 import type { DnsServerInputs, DnsServerOutputs } from "./types";
 
 type Json = Record<string, unknown>;
@@ -31,7 +32,7 @@ export async function check(ctx: ProviderContext, _olds: DnsServerInputs, news: 
 }
 
 /** Every filter list, web service and category id is one the service knows (public reference data: named). */
-async function knownIds(client: Client, s: DnsServerSettingsArgs): Promise<Failure[]> {
+async function knownIds(client: Client, s: DnsServerSettings): Promise<Failure[]> {
   const failures: Failure[] = [];
   const lookups: [string, readonly unknown[] | undefined, () => Promise<string[]>][] = [
     ["settings.filterLists.ids", s.filterLists?.ids, async () => (await client.filterLists.list()).map((l) => l.filter_id)],
@@ -169,7 +170,7 @@ export async function remove(ctx: ProviderContext, id: string, props: DnsServerO
  * Sends the name if it differs and the declared settings if any differ from `known` (or from what the
  * server object carries, without it). Says whether it changed anything.
  */
-async function apply(client: Client, server: Pick<LiveServer, "id" | "name"> & { settings?: LiveServer["settings"] }, inputs: DnsServerInputs, known?: DnsServerSettingsArgs): Promise<boolean> {
+async function apply(client: Client, server: Pick<LiveServer, "id" | "name"> & { settings?: LiveServer["settings"] }, inputs: DnsServerInputs, known?: DnsServerSettings): Promise<boolean> {
   let changed = false;
   if (inputs.name !== undefined && inputs.name !== server.name) {
     await client.dnsServers.update(server.id, { name: inputs.name });

@@ -6,93 +6,11 @@
  */
 import { isDeepStrictEqual } from "node:util";
 
-/** How blocked queries are answered (`blocking_mode_settings`). */
-export interface BlockingModeArgs {
-  /** `blocking_mode`. */
-  mode: "NONE" | "NULL_IP" | "REFUSED" | "NXDOMAIN" | "CUSTOM_IP";
-  /** `ipv4_blocking_address`, for `CUSTOM_IP`. */
-  ipv4?: string;
-  /** `ipv6_blocking_address`, for `CUSTOM_IP`. */
-  ipv6?: string;
-}
-
-/** A time of day, `"HH:MM"` (24-hour). */
-export type TimeOfDay = string;
+import type { DnsServerSettings, Schedule } from "../schema/types.generated";
 
 /** Days of the week, lower case. */
 export const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 export type Day = (typeof DAYS)[number];
-
-/**
- * Parental-control screen-time schedule (`screen_time_schedule`): the days listed are enabled with their
- * window; the days left out are disabled.
- */
-export type ScheduleArgs = Partial<Record<Day, { from: TimeOfDay; to: TimeOfDay }>>;
-
-/** Declared settings of a DNS server. Each maps to one field of the service's settings model. */
-export interface DnsServerSettingsArgs {
-  /** `protection_enabled`. */
-  protectionEnabled?: boolean;
-  /** `ip_log_enabled`. */
-  ipLogEnabled?: boolean;
-  /** `block_ttl_seconds`, 0–3600. */
-  blockTtlSeconds?: number;
-  /** `block_private_relay`. */
-  blockPrivateRelay?: boolean;
-  /** `block_firefox_canary`. */
-  blockFirefoxCanary?: boolean;
-  /** `block_chrome_prefetch`. */
-  blockChromePrefetch?: boolean;
-  /** `auto_connect_devices_enabled`. */
-  autoConnectDevicesEnabled?: boolean;
-  /** `blocking_mode_settings`. */
-  blockingMode?: BlockingModeArgs;
-  /** `user_rules_settings`: `enabled` and the rules, in order. */
-  userRules?: { enabled?: boolean; rules: string[] };
-  /** `filter_lists_settings`: the lists to enable (by `filter_id`); every other list is disabled. */
-  filterLists?: { enabled?: boolean; ids: string[] };
-  /** `parental_control_settings.blocked_services`: web-service ids to block; every other one is unblocked. */
-  blockedServices?: string[];
-  /** `parental_control_settings.blocked_filtering_categories`: category ids to block. */
-  blockedCategories?: string[];
-  /** `parental_control_settings`. */
-  parentalControl?: {
-    /** `enabled`. */
-    enabled?: boolean;
-    /** `block_adult_websites_enabled`. */
-    blockAdultWebsites?: boolean;
-    /** `engines_safe_search_enabled`. */
-    safeSearch?: boolean;
-    /** `youtube_safe_search_enabled`. */
-    youtubeSafeSearch?: boolean;
-    /** `screen_time_schedule`. */
-    schedule?: ScheduleArgs;
-  };
-  /** `safebrowsing_settings`. */
-  safeBrowsing?: {
-    /** `enabled`. */
-    enabled?: boolean;
-    /** `block_dangerous_domains`. */
-    blockDangerousDomains?: boolean;
-    /** `block_nrd`. */
-    blockNewlyRegisteredDomains?: boolean;
-    /** `typosquatting_protection_enabled`. */
-    typosquatting?: boolean;
-    /** `homoglyph_protection_enabled`. */
-    homoglyph?: boolean;
-  };
-  /** `access_settings`. */
-  access?: {
-    /** `allowed_clients`. */
-    allowedClients?: string[];
-    /** `blocked_clients`. */
-    blockedClients?: string[];
-    /** `blocked_domain_rules`. */
-    blockedDomainRules?: string[];
-    /** `block_known_scanners`. */
-    blockKnownScanners?: boolean;
-  };
-}
 
 type Json = Record<string, unknown>;
 
@@ -181,7 +99,7 @@ const LEAVES: readonly Leaf[] = [
     path: ["parentalControl", "schedule"],
     service: ["parental_control_settings", "screen_time_schedule"],
     read: (live) => readSchedule(at(live, ["parental_control_settings", "screen_time_schedule"])),
-    write: (value) => writeSchedule(value as ScheduleArgs),
+    write: (value) => writeSchedule(value as Schedule),
   },
 ];
 
@@ -191,7 +109,7 @@ export function leafName(leaf: { path: readonly string[] }): string {
 }
 
 /** The service's settings update (`DNSServerSettingsUpdate`) for what is declared; `live` fills list entries to disable. */
-export function toServiceUpdate(declared: DnsServerSettingsArgs, live?: Json): Json {
+export function toServiceUpdate(declared: DnsServerSettings, live?: Json): Json {
   const update: Json = {};
   for (const leaf of declaredLeaves(declared)) {
     const value = at(declared as Json, leaf.path);
@@ -209,7 +127,7 @@ export function toServiceUpdate(declared: DnsServerSettingsArgs, live?: Json): J
  * What the service has for each declared setting, in the declared shape; a setting the service does not
  * report keeps its declared value (it cannot drift as far as anyone can see).
  */
-export function project(declared: DnsServerSettingsArgs, live: Json): DnsServerSettingsArgs {
+export function project(declared: DnsServerSettings, live: Json): DnsServerSettings {
   const out: Json = {};
   for (const leaf of declaredLeaves(declared)) {
     const wanted = at(declared as Json, leaf.path);
@@ -218,11 +136,11 @@ export function project(declared: DnsServerSettingsArgs, live: Json): DnsServerS
     if (leaf.set && Array.isArray(value) && Array.isArray(wanted) && sameSet(value, wanted)) value = wanted;
     setAt(out, leaf.path, value);
   }
-  return out as DnsServerSettingsArgs;
+  return out as DnsServerSettings;
 }
 
 /** Declared settings whose live value differs: `settings.<path>` names, sorted. */
-export function drift(declared: DnsServerSettingsArgs, projected: DnsServerSettingsArgs): string[] {
+export function drift(declared: DnsServerSettings, projected: DnsServerSettings): string[] {
   const changed: string[] = [];
   for (const leaf of declaredLeaves(declared)) {
     const a = at(declared as Json, leaf.path);
@@ -234,13 +152,13 @@ export function drift(declared: DnsServerSettingsArgs, projected: DnsServerSetti
 }
 
 /** The service's full settings, camelCased, for the `effectiveSettings` output. */
-export function effective(live: Json): DnsServerSettingsArgs {
+export function effective(live: Json): DnsServerSettings {
   const out: Json = {};
   for (const leaf of LEAVES) {
     const value = leaf.read ? leaf.read(live) : at(live, leaf.service);
     if (value !== undefined) setAt(out, leaf.path, value);
   }
-  return out as DnsServerSettingsArgs;
+  return out as DnsServerSettings;
 }
 
 /** Checks declared settings; returns `[property, reason]` pairs without values. */
@@ -252,7 +170,7 @@ export function checkSettings(declared: unknown, isUnknown: (v: unknown) => bool
   for (const key of Object.keys(declared)) {
     if (!known.has(key)) problems.push([`settings.${key}`, `settings.${key} is not a DNS server setting`]);
   }
-  for (const leaf of declaredLeaves(declared as DnsServerSettingsArgs)) {
+  for (const leaf of declaredLeaves(declared as DnsServerSettings)) {
     const value = at(declared, leaf.path);
     if (isUnknown(value)) continue;
     const name = leafName(leaf);
@@ -298,9 +216,9 @@ function checkSchedule(value: unknown, isUnknown: (v: unknown) => boolean): stri
   return undefined;
 }
 
-function readSchedule(week: unknown): ScheduleArgs | undefined {
+function readSchedule(week: unknown): Schedule | undefined {
   if (!isObject(week) || !Array.isArray(week.daily_schedule)) return undefined;
-  const out: ScheduleArgs = {};
+  const out: Schedule = {};
   for (const d of week.daily_schedule) {
     if (!isObject(d) || d.enabled !== true || typeof d.day_of_week !== "string") continue;
     const day = d.day_of_week.toLowerCase() as Day;
@@ -310,7 +228,7 @@ function readSchedule(week: unknown): ScheduleArgs | undefined {
   return out;
 }
 
-function writeSchedule(schedule: ScheduleArgs): Json {
+function writeSchedule(schedule: Schedule): Json {
   return {
     daily_schedule: DAYS.map((day) => {
       const w = schedule[day];
@@ -331,7 +249,7 @@ function parseTime(t: string): { hours: number; minutes: number } {
   return { hours: Number(h), minutes: Number(m) };
 }
 
-function declaredLeaves(declared: DnsServerSettingsArgs | undefined): Leaf[] {
+function declaredLeaves(declared: DnsServerSettings | undefined): Leaf[] {
   if (!isObject(declared)) return [];
   return LEAVES.filter((leaf) => at(declared as Json, leaf.path) !== undefined);
 }

@@ -1,4 +1,5 @@
 import type { Client } from "../../sdk/client/client";
+import type { Credentials } from "../schema/types.generated";
 import { sharedClient } from "../../sdk/client/shared-session";
 import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
@@ -8,16 +9,10 @@ import { containsUnknown, isUnknown } from "./unknown";
 
 /**
  * Credentials one account resource may carry: a Token's outputs (`{ baseUrl, refreshToken }`) or an API
- * key. Kept in state as a secret. Without them, the resource uses stack config, then the environment.
+ * key (the schema's `Credentials` type). Kept in state as a secret. Without them, the resource uses its
+ * provider's configuration, then the environment.
  */
-export interface ResourceCredentials {
-  /** Base address of the service. */
-  baseUrl?: string;
-  /** A refresh token, e.g. a Token's `refreshToken` output. */
-  refreshToken?: string;
-  /** An API key from the service's dashboard. */
-  apiKey?: string;
-}
+export type ResourceCredentials = Credentials;
 
 /**
  * The API client of an account resource: its `credentials` input, then stack config, then the
