@@ -4,6 +4,7 @@ import { sharedClient } from "../../sdk/client/shared-session";
 import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
 import { type CredentialFields, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
+import { revokeAtExit } from "./exit-revocation";
 import { type Failure, insecureOf, type ProviderContext } from "./lifecycle";
 import { containsUnknown, isUnknown } from "./unknown";
 
@@ -36,7 +37,10 @@ export async function accountClient(ctx: ProviderContext, credentials: ResourceC
       : u.mode === "refreshToken"
         ? { refreshToken: u.refreshToken }
         : { accessToken: u.accessToken, tokenType: "bearer", expiresIn: 0, expiresAt: u.expiresAt };
-  return sharedClient({ baseUrl: u.baseUrl, credentials: session, ...insecureOf(ctx) });
+  const client = sharedClient({ baseUrl: u.baseUrl, credentials: session, ...insecureOf(ctx) });
+  // A password login mints a refresh token that no state records: revoke it when the provider ends.
+  if (u.mode === "password") revokeAtExit(client.session);
+  return client;
 }
 
 /** The resource's credentials, then stack config, then the environment; "no credentials" blames `credentials`. */
@@ -50,7 +54,17 @@ function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefi
     ],
     { apiKey: true },
   );
-  return isProblem(r) && r.property === "password" ? { ...r, property: "credentials" } : r;
+  if (isProblem(r) && r.property === "password") {
+    // What an account resource accepts, in the order it looks (not the arguments of a Token).
+    return {
+      property: "credentials",
+      reason:
+        "No credentials: give the resource credentials ({ apiKey } or a Token's { baseUrl, refreshToken }), or configure the provider " +
+        "(dns-account:apiKey, or dns-account:username with dns-account:password, dns-account:refreshToken, dns-account:profile, " +
+        "dns-account:credentialCommand), or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_REFRESH_TOKEN or DNS_ACCOUNT_USERNAME with DNS_ACCOUNT_PASSWORD",
+    };
+  }
+  return r;
 }
 
 /**

@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { connectProvider, type HostCheckResult, type HostDiffResult } from "./rpc-client";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- generated gRPC and protobuf classes are untyped here */
-
-/** The engine's marker for a secret value on the wire. */
-const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" };
+export type { HostCheckResult, HostDiffResult } from "./rpc-client";
 
 /** Options of {@link startProviderHost}. */
 export interface ProviderHostOptions {
@@ -13,19 +11,6 @@ export interface ProviderHostOptions {
   programDir: string;
   /** Environment of the host process; default this process's. */
   env?: NodeJS.ProcessEnv;
-}
-
-/** A check result: the inputs to use and the failures found. */
-export interface HostCheckResult {
-  inputs: Record<string, unknown>;
-  failures: { property: string; reason: string }[];
-}
-
-/** A diff result. */
-export interface HostDiffResult {
-  changes: "unknown" | "none" | "some";
-  replaces: string[];
-  deleteBeforeReplace: boolean;
 }
 
 /**
@@ -36,7 +21,7 @@ export interface ProviderHost {
   /** Sends the stack config; keys listed in `secretKeys` go as secrets, as `pulumi config set --secret` does. */
   configure(config: Record<string, string>, secretKeys?: readonly string[]): Promise<void>;
   check(urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<HostCheckResult>;
-  diff(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<HostDiffResult>;
+  diff(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Omit<HostDiffResult, "diffs">>;
   /** Creates; a failure that left an object behind has `partial: { id, properties, reasons }` (the engine records it). */
   create(urn: string, properties: Record<string, unknown>): Promise<{ id: string; properties: Record<string, unknown> }>;
   read(id: string, urn: string, properties: Record<string, unknown>): Promise<{ id: string; properties: Record<string, unknown> }>;
@@ -47,9 +32,45 @@ export interface ProviderHost {
   close(): Promise<void>;
 }
 
-/** Drops undefined values, which protobuf Structs cannot carry. */
-function plain(value: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+/**
+ * Spawns a provider process as the engine does and resolves the port it prints on its first stdout line;
+ * everything else it prints is collected by `output()`.
+ */
+export async function _spawnProvider(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; port: number; output(): string; stdout(): string }> {
+  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let stdout = "";
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let first = "";
+    const onData = (d: Buffer): void => {
+      first += d.toString();
+      const m = /^(\d+)\s*\n/.exec(first);
+      if (m) {
+        child.stdout!.off("data", onData);
+        child.stdout!.on("data", (more: Buffer) => {
+          out += more.toString();
+          stdout += more.toString();
+        });
+        out += first.slice(m[0].length);
+        stdout += first.slice(m[0].length);
+        resolve(Number(m[1]));
+      } else if (first.includes("\n")) {
+        reject(new Error(`the first line on stdout is not a port: ${JSON.stringify(first.split("\n")[0])}`));
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`the provider exited (${code}) before printing its port: ${out}`)));
+  });
+  return { child, port, output: () => out, stdout: () => stdout };
+}
+
+/** Stops a spawned provider (SIGTERM) and waits for it. */
+export async function _stopProvider(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  }
 }
 
 /**
@@ -65,127 +86,31 @@ function plain(value: Record<string, unknown>): Record<string, unknown> {
 export async function startProviderHost(options: ProviderHostOptions): Promise<ProviderHost> {
   const programRequire = createRequire(path.join(options.programDir, "package.json"));
   const pulumiDir = path.dirname(programRequire.resolve("@pulumi/pulumi/package.json"));
-  const req = createRequire(path.join(pulumiDir, "package.json"));
-  const grpc = req("@grpc/grpc-js") as any;
-  const services = req("./proto/provider_grpc_pb.js") as any;
-  const messages = req("./proto/provider_pb.js") as any;
-  const { Struct } = req("google-protobuf/google/protobuf/struct_pb.js") as any;
-  const status = req("./proto/status_pb.js") as any;
-
-  const child: ChildProcess = spawn(process.execPath, [path.join(pulumiDir, "cmd", "dynamic-provider", "index.js"), "127.0.0.1:0"], {
+  const spawned = await _spawnProvider(process.execPath, [path.join(pulumiDir, "cmd", "dynamic-provider", "index.js"), "127.0.0.1:0"], {
     cwd: options.programDir,
-    env: options.env ?? process.env,
-    stdio: ["ignore", "pipe", "pipe"],
+    ...(options.env ? { env: options.env } : {}),
   });
-  let out = "";
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let first = "";
-    const onData = (d: Buffer): void => {
-      first += d.toString();
-      const m = /^(\d+)\s*\n/.exec(first);
-      if (m) {
-        child.stdout!.off("data", onData);
-        child.stdout!.on("data", (more: Buffer) => (out += more.toString()));
-        out += first.slice(m[0].length);
-        resolve(Number(m[1]));
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`the provider host exited (${code}) before printing its port: ${out}`)));
-  });
-  const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-
-  const call = <T>(method: string, request: unknown): Promise<T> =>
-    new Promise((resolve, reject) => {
-      client[method](request, (err: Error | null, res: T) => (err ? reject(err) : resolve(res)));
-    });
-  const struct = (v: Record<string, unknown>): unknown => Struct.fromJavaScript(plain(v));
-
+  const rpc = connectProvider(pulumiDir, spawned.port);
   return {
     async configure(config, secretKeys = []) {
-      const args: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(config)) {
-        args[k] = secretKeys.includes(k) ? { [SECRET_SIG.key]: SECRET_SIG.value, value: v } : v;
-      }
-      const r = new messages.ConfigureRequest();
-      r.setArgs(struct(args));
-      r.setAcceptsecrets(true);
-      await call("configure", r);
+      await rpc.configureArgs(config, secretKeys);
     },
-    async check(urn, olds, news) {
-      const r = new messages.CheckRequest();
-      r.setUrn(urn);
-      r.setOlds(struct(olds));
-      r.setNews(struct(news));
-      const res = await call<any>("check", r);
-      return {
-        inputs: res.getInputs()?.toJavaScript() ?? {},
-        failures: res.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
-      };
+    check: (urn, olds, news) => rpc.check(urn, olds, news),
+    diff: async (id, urn, olds, news) => {
+      const { changes, replaces, deleteBeforeReplace } = await rpc.diff(id, urn, olds, news);
+      return { changes, replaces, deleteBeforeReplace };
     },
-    async diff(id, urn, olds, news) {
-      const r = new messages.DiffRequest();
-      r.setId(id);
-      r.setUrn(urn);
-      r.setOlds(struct(olds));
-      r.setNews(struct(news));
-      const res = await call<any>("diff", r);
-      const changes = (["unknown", "none", "some"] as const)[res.getChanges()] ?? "unknown";
-      return { changes, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
+    create: (urn, properties) => rpc.create(urn, properties),
+    read: async (id, urn, properties) => {
+      const r = await rpc.read(id, urn, properties);
+      return { id: r.id, properties: r.properties };
     },
-    async create(urn, properties) {
-      const r = new messages.CreateRequest();
-      r.setUrn(urn);
-      r.setProperties(struct(properties));
-      let res: any;
-      try {
-        res = await call<any>("create", r);
-      } catch (err) {
-        // The engine's partial-state path: an object was made but not finished (ErrorResourceInitFailed).
-        const bin = (err as { metadata?: { get(key: string): (string | Buffer)[] } }).metadata?.get("grpc-status-details-bin")?.[0];
-        if (Buffer.isBuffer(bin)) {
-          for (const detail of status.Status.deserializeBinary(bin).getDetailsList()) {
-            if (detail.getTypeName() !== "pulumirpc.ErrorResourceInitFailed") continue;
-            const failed = messages.ErrorResourceInitFailed.deserializeBinary(detail.getValue());
-            Object.assign(err as object, { partial: { id: failed.getId(), properties: failed.getProperties()?.toJavaScript() ?? {}, reasons: failed.getReasonsList() } });
-          }
-        }
-        throw err;
-      }
-      return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
-    },
-    async read(id, urn, properties) {
-      const r = new messages.ReadRequest();
-      r.setId(id);
-      r.setUrn(urn);
-      r.setProperties(struct(properties));
-      const res = await call<any>("read", r);
-      return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
-    },
-    async update(id, urn, olds, news) {
-      const r = new messages.UpdateRequest();
-      r.setId(id);
-      r.setUrn(urn);
-      r.setOlds(struct(olds));
-      r.setNews(struct(news));
-      const res = await call<any>("update", r);
-      return { properties: res.getProperties()?.toJavaScript() ?? {} };
-    },
-    async delete(id, urn, properties) {
-      const r = new messages.DeleteRequest();
-      r.setId(id);
-      r.setUrn(urn);
-      r.setProperties(struct(properties));
-      await call("delete", r);
-    },
-    output: () => out,
+    update: (id, urn, olds, news) => rpc.update(id, urn, olds, news),
+    delete: (id, urn, properties) => rpc.delete(id, urn, properties),
+    output: spawned.output,
     async close() {
-      client.close();
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await new Promise((r) => child.once("exit", r));
-      }
+      rpc.close();
+      await _stopProvider(spawned.child);
     },
   };
 }

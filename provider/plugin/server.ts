@@ -1,0 +1,284 @@
+/**
+ * The native plugin's face: Pulumi's ResourceProvider gRPC service, built from the pieces `@pulumi/pulumi`
+ * ships (its service definition and message classes, its `@grpc/grpc-js` and `google-protobuf`), that
+ * dispatches every resource call to the same engine-agnostic lifecycles as the dynamic provider.
+ *
+ * Why not the SDK's `provider.main()`: its server answers CheckConfig and DiffConfig with UNIMPLEMENTED
+ * and its Configure hands no configuration to the provider, while accepting secrets (so inputs arrive
+ * wrapped); a provider whose configuration is its account needs all three. The start-up contract is
+ * main()'s: listen on 127.0.0.1:0, print the port as the first line of stdout, nothing before it.
+ */
+import { createRequire } from "node:module";
+import path from "node:path";
+import { ConfigError } from "../../sdk/errors";
+import { VERSION } from "../../sdk/version";
+import { type Lifecycle, PartialCreateError, type ProviderContext } from "../shared/lifecycle";
+import { fromVariables, knownKey, type PluginConfig, readConfig } from "./config";
+import { invoke, isFunction } from "./functions";
+import { schemaText, secretConfig, secretInputs, secretOutputs } from "./schema";
+import { unwrap, wire } from "./values";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the generated gRPC and protobuf classes are untyped here */
+
+type Json = Record<string, unknown>;
+type Callback = (err: unknown, value?: unknown, trailer?: unknown) => void;
+type Call = { request: any };
+
+const LIFECYCLES: Record<string, () => Lifecycle<any, any>> = {
+  "dns-account:index:Token": () => require("../token/lifecycle") as Lifecycle<any, any>,
+  "dns-account:index:DnsServer": () => require("../dns-server/lifecycle") as Lifecycle<any, any>,
+  "dns-account:index:Device": () => require("../device/lifecycle") as Lifecycle<any, any>,
+  "dns-account:index:DedicatedIpv4": () => require("../dedicated-ipv4/lifecycle") as Lifecycle<any, any>,
+};
+
+/** `@pulumi/pulumi`'s gRPC pieces, and the grpc-js and protobuf runtime it uses. */
+function pieces() {
+  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+  const req = createRequire(path.join(pulumiDir, "package.json"));
+  return {
+    grpc: req("@grpc/grpc-js"),
+    services: req("./proto/provider_grpc_pb.js"),
+    messages: req("./proto/provider_pb.js"),
+    plugin: req("./proto/plugin_pb.js"),
+    engine: req("./proto/engine_pb.js"),
+    engineServices: req("./proto/engine_grpc_pb.js"),
+    status: req("./proto/status_pb.js"),
+    any: req("google-protobuf/google/protobuf/any_pb.js"),
+    empty: req("google-protobuf/google/protobuf/empty_pb.js"),
+    struct: req("google-protobuf/google/protobuf/struct_pb.js"),
+  } as Record<string, any>;
+}
+
+/** The resource type of a request: its `type` field, else the URN's last type segment. */
+function typeOf(req: any): string {
+  const type = typeof req.getType === "function" ? req.getType() : "";
+  if (type) return type;
+  const parts = String(req.getUrn()).split("::");
+  return (parts[2] ?? "").split("$").pop() ?? "";
+}
+
+/**
+ * Starts the plugin's gRPC server on 127.0.0.1 and resolves its port.
+ *
+ * @example
+ * ```ts
+ * const port = await serve(process.argv[2]);
+ * console.log(port);
+ * ```
+ */
+export async function serve(engineAddress: string | undefined): Promise<{ port: number; close(): Promise<void> }> {
+  const p = pieces();
+  const { grpc, messages, struct } = p;
+  let config: PluginConfig = { fields: {}, allowInsecureHttp: false };
+  let engine: any;
+
+  // Warnings go to the engine's log (shown by `pulumi up`), else to stderr.
+  const warn = (message: string): void => {
+    if (!engineAddress) return void process.stderr.write(`warning: ${message}\n`);
+    engine ??= new p.engineServices.EngineClient(engineAddress, grpc.credentials.createInsecure());
+    const r = new p.engine.LogRequest();
+    r.setSeverity(p.engine.LogSeverity.WARNING);
+    r.setMessage(message);
+    engine.log(r, () => undefined);
+  };
+  const ctx = (): ProviderContext => ({ config: config.fields, allowInsecureHttp: config.allowInsecureHttp, warn });
+  const toStruct = (v: Json): any => struct.Struct.fromJavaScript(v);
+  const fromStruct = (s: any): Json => (s ? (s.toJavaScript() as Json) : {});
+  const failure = (f: { property: string; reason: string }): any => {
+    const m = new messages.CheckFailure();
+    m.setProperty(f.property);
+    m.setReason(f.reason);
+    return m;
+  };
+  const lifecycle = (type: string): Lifecycle<any, any> => {
+    const load = LIFECYCLES[type];
+    if (!load) throw new ConfigError(`unknown resource type ${type}`, { field: "type" });
+    return load();
+  };
+  /** Runs a handler; a thrown error becomes the gRPC error (a partial create carries its state). */
+  const handle =
+    (fn: (req: any) => Promise<unknown>) =>
+    (call: Call, callback: Callback): void => {
+      fn(call.request).then(
+        (res) => callback(null, res),
+        (err: unknown) => callback(grpcError(p, err)),
+      );
+    };
+
+  const implementation = {
+    getPluginInfo: handle(async () => {
+      const info = new p.plugin.PluginInfo();
+      info.setVersion(VERSION);
+      return info;
+    }),
+    getSchema: handle(async (req) => {
+      if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+      const res = new messages.GetSchemaResponse();
+      res.setSchema(schemaText(VERSION));
+      return res;
+    }),
+    checkConfig: handle(async (req) => {
+      const { value, secretKeys } = unwrap(fromStruct(req.getNews()));
+      const { failures } = await readConfig(value);
+      const res = new messages.CheckResponse();
+      const secrets = new Set([...secretConfig(), ...secretKeys]);
+      res.setInputs(toStruct(wire(value, secrets)));
+      res.setFailuresList(failures.map(failure));
+      return res;
+    }),
+    diffConfig: handle(async (req) => {
+      const olds = unwrap(fromStruct(req.getOlds())).value;
+      const news = unwrap(fromStruct(req.getNews())).value;
+      const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(knownKey);
+      const changed = keys.filter((k) => JSON.stringify(olds[k] ?? null) !== JSON.stringify(news[k] ?? null));
+      const res = new messages.DiffResponse();
+      res.setChanges(changed.length ? messages.DiffResponse.DiffChanges.DIFF_SOME : messages.DiffResponse.DiffChanges.DIFF_NONE);
+      res.setDiffsList(changed);
+      return res;
+    }),
+    configure: handle(async (req) => {
+      const args = req.getArgs() ? fromStruct(req.getArgs()) : fromVariables(req.getVariablesMap().toArray());
+      const { config: read, failures } = await readConfig(unwrap(args).value);
+      if (failures.length > 0) {
+        throw new ConfigError(`The provider's configuration is wrong: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`, { field: failures[0]!.property });
+      }
+      config = read;
+      const res = new messages.ConfigureResponse();
+      res.setAcceptsecrets(true);
+      res.setSupportspreview(true);
+      res.setAcceptresources(false);
+      res.setAcceptoutputs(false);
+      return res;
+    }),
+    check: handle(async (req) => {
+      const type = typeOf(req);
+      const olds = unwrap(fromStruct(req.getOlds())).value;
+      const { value: news, secretKeys } = unwrap(fromStruct(req.getNews()));
+      const result = await lifecycle(type).check(ctx(), olds, news);
+      const res = new messages.CheckResponse();
+      res.setInputs(toStruct(wire(result.inputs as object, new Set([...secretInputs(type), ...secretKeys]))));
+      res.setFailuresList((result.failures ?? []).map(failure));
+      return res;
+    }),
+    diff: handle(async (req) => {
+      const type = typeOf(req);
+      const olds = unwrap(fromStruct(req.getOlds())).value;
+      const news = unwrap(fromStruct(req.getNews())).value;
+      const result = await lifecycle(type).diff(ctx(), req.getId(), olds, news);
+      const res = new messages.DiffResponse();
+      const D = messages.DiffResponse.DiffChanges;
+      res.setChanges(result.changes ? D.DIFF_SOME : D.DIFF_NONE);
+      res.setReplacesList(result.replaces);
+      res.setDeletebeforereplace(result.deleteBeforeReplace);
+      if (result.changes) {
+        const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => Object.hasOwn(news, k) && JSON.stringify(olds[k] ?? null) !== JSON.stringify(news[k] ?? null));
+        res.setDiffsList(keys);
+      }
+      return res;
+    }),
+    create: handle(async (req) => {
+      const type = typeOf(req);
+      const { value: news, secretKeys } = unwrap(fromStruct(req.getProperties()));
+      const secrets = new Set([...secretOutputs(type), ...secretKeys]);
+      const res = new messages.CreateResponse();
+      // A preview creates nothing: the outputs are the inputs (the rest unknown to the engine).
+      if (req.getPreview()) {
+        res.setProperties(toStruct(wire(news, secrets)));
+        return res;
+      }
+      try {
+        const { id, outs } = await lifecycle(type).create(ctx(), news);
+        res.setId(id);
+        res.setProperties(toStruct(wire(outs as object, secrets)));
+        return res;
+      } catch (err) {
+        if (err instanceof PartialCreateError) Object.assign(err, { partialProperties: wire(err.outs, secrets) });
+        throw err;
+      }
+    }),
+    read: handle(async (req) => {
+      const type = typeOf(req);
+      const props = unwrap(fromStruct(req.getProperties()));
+      const oldInputs = fromStruct(req.getInputs());
+      const res = new messages.ReadResponse();
+      if (type === "dns-account:index:Token" && Object.keys(props.value).length === 0) {
+        throw new ConfigError(
+          "A Token cannot be imported: the service cannot show an existing token. Declare a Token with refreshToken, profile or credentialCommand to adopt one",
+          { field: "id" },
+        );
+      }
+      const result = await lifecycle(type).read(ctx(), req.getId(), props.value);
+      if (result.id === undefined) return res; // gone: no id
+      const secrets = new Set([...secretOutputs(type), ...props.secretKeys]);
+      res.setId(result.id);
+      res.setProperties(toStruct(wire((result.props ?? {}) as object, secrets)));
+      if (result.inputs !== undefined) res.setInputs(toStruct(wire(result.inputs as object, new Set([...secretInputs(type), ...props.secretKeys]))));
+      else if (Object.keys(oldInputs).length > 0) res.setInputs(req.getInputs());
+      return res;
+    }),
+    update: handle(async (req) => {
+      const type = typeOf(req);
+      const olds = unwrap(fromStruct(req.getOlds()));
+      const news = unwrap(fromStruct(req.getNews()));
+      const secrets = new Set([...secretOutputs(type), ...olds.secretKeys, ...news.secretKeys]);
+      const res = new messages.UpdateResponse();
+      if (req.getPreview()) {
+        res.setProperties(toStruct(wire({ ...olds.value, ...news.value }, secrets)));
+        return res;
+      }
+      const { outs } = await lifecycle(type).update(ctx(), req.getId(), olds.value, news.value);
+      res.setProperties(toStruct(wire(outs as object, secrets)));
+      return res;
+    }),
+    delete: handle(async (req) => {
+      const type = typeOf(req);
+      await lifecycle(type).remove(ctx(), req.getId(), unwrap(fromStruct(req.getProperties())).value);
+      return new p.empty.Empty();
+    }),
+    invoke: handle(async (req) => {
+      const token = req.getTok();
+      if (!isFunction(token)) throw new ConfigError(`unknown function ${token}`, { field: "tok" });
+      const args = unwrap(fromStruct(req.getArgs())).value;
+      const outputs = await invoke(ctx(), token, args);
+      const res = new messages.InvokeResponse();
+      res.setReturn(toStruct(wire(outputs, new Set())));
+      return res;
+    }),
+    cancel: handle(async () => new p.empty.Empty()),
+    attach: handle(async () => new p.empty.Empty()),
+  };
+
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(p.services.ResourceProviderService, implementation);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, bound: number) => (err ? reject(err) : resolve(bound)));
+  });
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        engine?.close();
+        server.tryShutdown(() => resolve());
+      }),
+  };
+}
+
+/** A gRPC error for `err`: its message (never a secret: the package's errors name fields, not values); a partial create's state in ErrorResourceInitFailed. */
+function grpcError(p: Record<string, any>, err: unknown): object {
+  const message = err instanceof Error ? err.message : String(err);
+  const metadata = new p.grpc.Metadata();
+  const status = new p.status.Status();
+  status.setCode(p.grpc.status.UNKNOWN);
+  status.setMessage(message);
+  if (err instanceof PartialCreateError) {
+    const detail = new p.messages.ErrorResourceInitFailed();
+    detail.setId(err.id);
+    detail.setProperties(p.struct.Struct.fromJavaScript((err as unknown as { partialProperties: Json }).partialProperties));
+    detail.setReasonsList([message]);
+    const any = new p.any.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: p.grpc.status.UNKNOWN, details: message, metadata };
+}
