@@ -78,6 +78,18 @@ export async function create(ctx: ProviderContext, inputs: DedicatedIpv4Inputs):
 }
 
 /**
+ * The inputs that describe an address as the service has it (an import, `dns-account export`): its link.
+ *
+ * @example
+ * ```ts
+ * importInputs({ ip: "203.0.113.7", device_id: "d1" }); // { deviceId: "d1" }
+ * ```
+ */
+export function importInputs(address: { ip: string; device_id?: string | null }): DedicatedIpv4Inputs {
+  return address.device_id ? { deviceId: address.device_id } : {};
+}
+
+/**
  * Refresh: the address and the device it is linked to now; an address the account's listing no longer
  * has is gone. With no state (an import), also the inputs that describe it (its link).
  */
@@ -92,7 +104,7 @@ export async function read(ctx: ProviderContext, id: string, props: DedicatedIpv
     if (!found) return {};
     const { deviceId: _d, ...rest } = props;
     const outs = { ...rest, ip: found.ip, ...(found.device_id ? { deviceId: found.device_id } : {}) };
-    if (props.ip === undefined) return { id: found.ip, props: outs, inputs: found.device_id ? { deviceId: found.device_id } : {} };
+    if (props.ip === undefined) return { id: found.ip, props: outs, inputs: importInputs(found) };
     return { id, props: outs };
   } catch (err) {
     throw explain("Reading the dedicated IPv4 address failed", err);

@@ -133,8 +133,7 @@ export async function read(ctx: ProviderContext, id: string, props: DeviceOutput
     const dedicated = await client.devices.dedicatedAddresses(id);
     if (props.deviceId === undefined) {
       // An import: the device's name, type, server and settings, as a program would declare them.
-      const base = asOutputs(device);
-      const inputs: DeviceInputs = { name: base.name, deviceType: base.deviceType as DeviceType, dnsServerId: base.dnsServerId, settings: base.settings! };
+      const inputs = importInputs(device);
       return { id, props: outputs(device, linked(dedicated), inputs), inputs };
     }
     return { id, props: outputs(device, linked(dedicated), props) };
@@ -194,6 +193,20 @@ function toService(declared: DeviceSettings): Json {
 }
 
 type LiveDevice = Awaited<ReturnType<Client["devices"]["get"]>>;
+
+/**
+ * The inputs that describe a device as the service has it (an import, `dns-account export`): its name,
+ * type, DNS server and settings, as a program would declare them.
+ *
+ * @example
+ * ```ts
+ * const inputs = importInputs(await client.devices.get(id)); // { name, deviceType, dnsServerId, settings }
+ * ```
+ */
+export function importInputs(device: LiveDevice): DeviceInputs {
+  const base = asOutputs(device);
+  return { name: base.name, deviceType: base.deviceType as DeviceType, dnsServerId: base.dnsServerId, settings: base.settings! };
+}
 
 function asOutputs(d: LiveDevice): Pick<DeviceOutputs, "name" | "deviceType" | "dnsServerId" | "settings"> {
   const s = (d.settings ?? {}) as Json;

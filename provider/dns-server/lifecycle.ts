@@ -117,6 +117,20 @@ export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Pro
 }
 
 /**
+ * The inputs that describe a server as the service has it (an import, `dns-account export`): its name and
+ * every setting the service reports, so the program it becomes manages the whole server and the next
+ * `up` changes nothing.
+ *
+ * @example
+ * ```ts
+ * const inputs = importInputs(await client.dnsServers.get(id)); // { name, settings: { … } }
+ * ```
+ */
+export function importInputs(server: LiveServer): DnsServerInputs {
+  return { name: server.name, settings: effective(server.settings as unknown as Json) };
+}
+
+/**
  * Refresh: what the service has now (one request). A server deleted out of band is gone (no id), once
  * the account's listing proves it. With no state (an import), also the inputs that describe the server.
  */
@@ -128,7 +142,7 @@ export async function read(ctx: ProviderContext, id: string, props: DnsServerOut
     if (props.serverId === undefined) {
       // An import: declare the name and every setting the service reports, so the program it becomes
       // manages the whole server and the next `up` changes nothing.
-      const inputs: DnsServerInputs = { name: server.name, settings: effective(server.settings as unknown as Json) };
+      const inputs = importInputs(server);
       return { id, props: state(server, inputs), inputs };
     }
     return { id, props: state(server, { ...props, ...(props.settings ? { settings: props.settings } : {}) }) };

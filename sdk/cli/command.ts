@@ -57,3 +57,23 @@ export const iso = (ms: number): string => time().isoTime(ms);
 export const rfc3339 = (ms: number): string => time().isoTime(ms).replace(/\.\d{3}Z$/, "Z");
 export const isTime = (ms: number): boolean => time().isTime(ms);
 export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * An API client for the active credential (the same chain as `token` and `env`: `--profile` alone when
+ * given, else the environment, the profile, the credential command). Close it when done.
+ *
+ * @example
+ * ```ts
+ * const client = await cliClient(v);
+ * try { out(JSON.stringify(await client.devices.list())); } finally { await client.close(); }
+ * ```
+ */
+export async function cliClient(v: Values): Promise<import("../client/client").Client> {
+  const explicit = v.profile as string | undefined;
+  const { defaultCredentialChain, resolveCredential } = sources();
+  const credential = await resolveCredential(defaultCredentialChain({ ...(explicit !== undefined ? { profile: explicit } : {}), ...insecure(v) }));
+  const { createClient } = require("../client/client") as typeof import("../client/client");
+  if (credential.apiKey) return createClient({ baseUrl: credential.baseUrl, apiKey: credential.apiKey(), ...insecure(v) });
+  const set = await credential.token();
+  return createClient({ baseUrl: set.baseUrl ?? credential.baseUrl, credentials: set, ...insecure(v) });
+}

@@ -121,6 +121,7 @@ unset). It never prompts: run dns-account login first.`,
   env: () => (require("./commands/env") as typeof import("./commands/env")).env,
   revoke: () => (require("./commands/revoke") as typeof import("./commands/revoke")).revoke,
   profiles: () => (require("./commands/profiles") as typeof import("./commands/profiles")).profiles,
+  export: () => (require("./commands/export") as typeof import("./commands/export")).exportCommand,
   emulator: () => (require("./commands/emulator") as typeof import("./commands/emulator")).emulator,
 };
 commands.logout = commands.revoke!;

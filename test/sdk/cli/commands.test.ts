@@ -45,7 +45,7 @@ describe("dns-account CLI", function () {
   it("--help for the program and every command (exit 0); usage errors exit 2", async () => {
     const main = await run(["--help"]);
     assert.equal(main.code, 0);
-    for (const command of ["login", "token", "exec-credential", "env", "revoke", "logout", "profiles", "emulator"]) {
+    for (const command of ["login", "token", "exec-credential", "env", "revoke", "logout", "profiles", "export", "emulator"]) {
       assert.match(main.stdout, new RegExp(`^  ${command} `, "m"));
       const help = await run([command, "--help"]);
       assert.equal(help.code, 0, command);
