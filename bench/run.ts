@@ -14,7 +14,9 @@ import { promisify } from "node:util";
 import { Agent, Pool } from "undici";
 import { startEmulator } from "../emulator";
 import { createClient, Session } from "../sdk";
-import { _runInProgram } from "../test/support/program";
+import { startProviderHost } from "../test/support/engine/provider-host";
+import { startPlugin } from "../test/support/engine/plugin-host";
+import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support/program";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -477,9 +479,79 @@ require("node:http").get(${JSON.stringify(`${emu.url}/oapi/v1/devices/${device.i
   }
 }
 
+/**
+ * The native plugin against the dynamic-provider host, both started as the engine starts them from an
+ * `npm pack` install: wall time from spawn to a connected port, and the first create of a Device in that
+ * fresh process (configure, then create over gRPC). Paired samples, median of the paired ratios.
+ */
+async function plugin(): Promise<void> {
+  const program = await _installedProgram();
+  const emu = await startEmulator({ apiKeys: [{ key: "bench-plugin-key", username: "user@example.com" }] });
+  try {
+    const { stdout } = await _runInProgram(
+      "bench-device-provider",
+      `${MOCKS_PRELUDE}
+const { Device } = require("pulumi-dns-account");
+new Device("d", { name: "d", deviceType: "LINUX", dnsServerId: "s" });
+registered((r) => r.type.endsWith(":Device") && r.inputs.__provider).then((r) => console.log(JSON.stringify(r.inputs.__provider)));`,
+    );
+    const provider = JSON.parse(stdout) as string;
+    const client = createClient({ baseUrl: emu.url, apiKey: "bench-plugin-key" });
+    const [server] = await client.dnsServers.list();
+    const inputs = { name: "Bench", deviceType: "LINUX", dnsServerId: server!.id };
+    const samples = { hostStart: [] as number[], pluginStart: [] as number[], hostCreate: [] as number[], pluginCreate: [] as number[], start: [] as number[], create: [] as number[] };
+    for (let i = 0; i < 7; i++) {
+      let t = performance.now();
+      const host = await startProviderHost({ programDir: program });
+      const hostStart = performance.now() - t;
+      await host.configure({ "dns-account:baseUrl": emu.url, "dns-account:apiKey": "bench-plugin-key" }, ["dns-account:apiKey"]);
+      t = performance.now();
+      const made = await host.create("urn:pulumi:dev::bench::pulumi-nodejs:dynamic/dns-account:Device::d", { __provider: provider, ...inputs });
+      const hostCreate = performance.now() - t;
+      await host.close();
+      await client.devices.remove(made.id);
+
+      t = performance.now();
+      const p = await startPlugin({ programDir: program });
+      const pluginStart = performance.now() - t;
+      await p.configureArgs({ baseUrl: emu.url, apiKey: "bench-plugin-key" }, ["apiKey"]);
+      t = performance.now();
+      const created = await p.create("urn:pulumi:dev::bench::dns-account:index:Device::d", inputs);
+      const pluginCreate = performance.now() - t;
+      await p.stop();
+      await client.devices.remove(created.id);
+      samples.hostStart.push(hostStart);
+      samples.pluginStart.push(pluginStart);
+      samples.hostCreate.push(hostCreate);
+      samples.pluginCreate.push(pluginCreate);
+      samples.start.push(pluginStart / hostStart);
+      samples.create.push(pluginCreate / hostCreate);
+    }
+    await client.close();
+    rows.push({
+      what: "Plugin start-up to its port vs the dynamic-provider host's (ms wall, median of 7 pairs)",
+      ours: fmt(median(samples.pluginStart), 1),
+      baseline: fmt(median(samples.hostStart), 1),
+      ratio: `${fmt(median(samples.start))}×`,
+      target: "(reported)",
+      met: true,
+    });
+    rows.push({
+      what: "First create of a Device in a fresh plugin vs a fresh dynamic host (ms wall, median of 7 pairs)",
+      ours: fmt(median(samples.pluginCreate), 1),
+      baseline: fmt(median(samples.hostCreate), 1),
+      ratio: `${fmt(median(samples.create))}×`,
+      target: "(reported)",
+      met: true,
+    });
+  } finally {
+    await emu.close();
+  }
+}
+
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["provider", provider], ["first-call", hostFirstCall], ["heap", heap]] as const;
+  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["provider", provider], ["first-call", hostFirstCall], ["plugin", plugin], ["heap", heap]] as const;
   const only = process.argv.slice(2);
   for (const [name, step] of steps) {
     if (only.length > 0 && !only.includes(name)) continue;
