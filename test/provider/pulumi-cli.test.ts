@@ -1,21 +1,10 @@
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
 import { _assertNoSecrets } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-
-function hasPulumi(): boolean {
-  try {
-    execFileSync("pulumi", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { _hasPulumi, _pulumiProject } from "../support/pulumi-cli";
 
 const PASSWORD = "pw-CLI-5a7e3c91";
 
@@ -26,18 +15,18 @@ const PASSWORD = "pw-CLI-5a7e3c91";
 describe("the real pulumi CLI", function () {
   this.timeout(600_000);
   let emu: Emulator;
-  let dir = "";
-  let env: NodeJS.ProcessEnv = {};
-  const pulumi = async (...args: string[]) => (await promisify(execFile)("pulumi", [...args, "--non-interactive"], { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
+  let pulumi: (...args: string[]) => Promise<string>;
 
   before(async function () {
-    if (!hasPulumi()) {
+    if (!_hasPulumi()) {
       console.log("      skipped: no pulumi CLI on PATH");
       this.skip();
     }
     emu = await startEmulator({ users: [{ username: "ops@example.com", password: PASSWORD }] });
     const installed = await _installedProgram();
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-"));
+    const project = _pulumiProject("dns-account-cli-");
+    const dir = project.dir;
+    pulumi = project.pulumi;
     cpSync(path.join(installed, "node_modules"), path.join(dir, "node_modules"), { recursive: true, verbatimSymlinks: true });
     cpSync(path.join(installed, "package.json"), path.join(dir, "package.json"));
     writeFileSync(path.join(dir, "Pulumi.yaml"), "name: dns-account-e2e\nruntime: nodejs\nmain: index.js\n");
@@ -49,8 +38,6 @@ const t = new Token("ci", { keepers: { rotation: new pulumi.Config().get("rotati
 exports.accessToken = t.accessToken;
 exports.expiresAt = t.expiresAt;`,
     );
-    mkdirSync(path.join(dir, "state"));
-    env = { ...process.env, PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase", PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`, PULUMI_SKIP_UPDATE_CHECK: "true" };
     await pulumi("stack", "init", "dev");
     await pulumi("config", "set", "dns-account:baseUrl", emu.url);
     await pulumi("config", "set", "dns-account:username", "ops@example.com");

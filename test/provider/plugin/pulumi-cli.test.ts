@@ -1,22 +1,11 @@
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { createClient } from "../../../sdk";
 import { _assertNoSecrets } from "../../support/helpers";
 import { _installedProgram } from "../../support/program";
-
-function hasPulumi(): boolean {
-  try {
-    execFileSync("pulumi", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { _hasPulumi, _pulumiProject } from "../../support/pulumi-cli";
 
 /**
  * The plugin with the real `pulumi` CLI (local file backend): a Pulumi YAML program, then `pulumi import`
@@ -26,22 +15,22 @@ function hasPulumi(): boolean {
 describe("the plugin with the real pulumi CLI", function () {
   this.timeout(600_000);
   let emu: Emulator;
-  let dir = "";
-  let env: NodeJS.ProcessEnv = {};
+  let pulumi: (...args: string[]) => Promise<string>;
   const API_KEY = "key-PULUMI-CLI-7e2a9d40";
-  const pulumi = async (...args: string[]) => (await promisify(execFile)("pulumi", [...args, "--non-interactive"], { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
 
   before(async function () {
-    if (!hasPulumi()) {
+    if (!_hasPulumi()) {
       console.log("      skipped: no pulumi CLI");
       this.skip();
     }
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     const installed = await _installedProgram();
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-yaml-"));
+    // The plugin on PATH, as a global npm install puts it.
+    const project = _pulumiProject("dns-account-yaml-", { PATH: `${path.join(installed, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}` });
+    pulumi = project.pulumi;
     writeFileSync(
-      path.join(dir, "Pulumi.yaml"),
+      path.join(project.dir, "Pulumi.yaml"),
       `name: dns-account-yaml
 runtime: yaml
 resources:
@@ -55,14 +44,6 @@ outputs:
   serverId: \${home.serverId}
 `,
     );
-    mkdirSync(path.join(dir, "state"));
-    env = {
-      ...process.env,
-      PATH: `${path.join(installed, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`,
-      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-      PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-    };
     await pulumi("stack", "init", "dev");
     await pulumi("config", "set", "dns-account:baseUrl", emu.url);
     await pulumi("config", "set", "--secret", "dns-account:apiKey", API_KEY);

@@ -28,7 +28,8 @@ describe("the native plugin (pulumi-resource-dns-account) over gRPC", function (
   let dashboard: Client;
   let env: NodeJS.ProcessEnv;
   const outputs: string[] = [];
-  const secrets = () => [A.password, B.password, keyA, keyB];
+  const minted: string[] = [];
+  const secrets = () => [A.password, B.password, keyA, keyB, ...minted, ...minted.map((m) => m.toLowerCase())];
 
   before(async () => {
     emu = await startEmulator({ users: [A, B] });
@@ -132,6 +133,16 @@ describe("the native plugin (pulumi-resource-dns-account) over gRPC", function (
     assert.ok(_isSecret(device.properties.dnsAddressesWithAuth), "the addresses that embed the DoH password are a secret");
     assert.equal(typeof (device.properties.dnsAddresses as Record<string, string>)[Object.keys(device.properties.dnsAddresses as object)[0]!], "string");
     assert.equal(_isSecret(device.properties.dnsAddresses), false);
+    // A dashboard rename shows on refresh; an update puts the declared name back and renames on request.
+    await dashboard.devices.update(device.id, { name: "Renamed in the dashboard" });
+    const refreshed = await plugin.read(device.id, urn("Device", "tv"), device.properties, dev.inputs);
+    assert.equal(refreshed.properties.name, "Renamed in the dashboard");
+    assert.equal((await plugin.diff(device.id, urn("Device", "tv"), refreshed.properties, dev.inputs)).changes, "some");
+    const renamed = await plugin.update(device.id, urn("Device", "tv"), refreshed.properties, { ...dev.inputs, name: "Living-room TV" });
+    assert.equal(renamed.properties.name, "Living-room TV");
+    assert.ok(_isSecret(renamed.properties.dnsAddressesWithAuth));
+    assert.equal((await dashboard.devices.get(device.id)).name, "Living-room TV");
+    device.properties = renamed.properties;
     const importedDevice = await plugin.read(device.id, urn("Device", "tv2"), {});
     assert.deepEqual((await plugin.check(urn("Device", "tv2"), {}, importedDevice.inputs!)).failures, []);
     assert.equal((await plugin.diff(device.id, urn("Device", "tv2"), importedDevice.properties, importedDevice.inputs!)).changes, "none");
@@ -145,8 +156,11 @@ describe("the native plugin (pulumi-resource-dns-account) over gRPC", function (
     assert.equal(importedIp.id, ip.id);
     assert.deepEqual((await plugin.check(urn("DedicatedIpv4", "ip2"), {}, importedIp.inputs!)).failures, []);
     assert.equal((await plugin.diff(ip.id, urn("DedicatedIpv4", "ip2"), importedIp.properties, importedIp.inputs!)).changes, "none");
-    await plugin.delete(ip.id, urn("DedicatedIpv4", "ip"), ip.properties);
+    // An update without deviceId unlinks in place; delete then forgets the address.
+    const unlinked = await plugin.update(ip.id, urn("DedicatedIpv4", "ip"), ip.properties, {});
+    assert.equal(unlinked.properties.deviceId, undefined);
     assert.deepEqual((await dashboard.devices.dedicatedAddresses(device.id)).ipv4, []);
+    await plugin.delete(ip.id, urn("DedicatedIpv4", "ip"), unlinked.properties);
     await plugin.delete(device.id, urn("Device", "tv"), device.properties);
     assert.equal((await dashboard.devices.list()).length, 0);
   });
@@ -159,13 +173,18 @@ describe("the native plugin (pulumi-resource-dns-account) over gRPC", function (
     const token = await plugin.create(urn("Token", "ci"), checked.inputs);
     assert.ok(_isSecret(token.properties.accessToken) && _isSecret(token.properties.refreshToken));
     const refreshToken = _reveal(token.properties.refreshToken) as string;
-    outputs.push(refreshToken);
+    minted.push(refreshToken, _reveal(token.properties.accessToken) as string);
     const read = await plugin.read(token.id, urn("Token", "ci"), token.properties, checked.inputs);
     assert.equal(read.id, token.id);
     assert.ok(_isSecret(read.properties.accessToken));
     const diff = await plugin.diff(token.id, urn("Token", "ci"), token.properties, { ...checked.inputs, keepers: { q: "2" } });
     assert.deepEqual(diff.replaces, ["keepers"]);
-    await plugin.delete(token.id, urn("Token", "ci"), token.properties);
+    // A renewal window that covers the whole lifetime makes the update renew the access token in place.
+    const renewed = await plugin.update(token.id, urn("Token", "ci"), token.properties, { ...checked.inputs, renewBeforeSeconds: 10 * 365 * 86400 });
+    assert.ok(_isSecret(renewed.properties.accessToken) && _isSecret(renewed.properties.refreshToken));
+    assert.notEqual(_reveal(renewed.properties.accessToken), _reveal(token.properties.accessToken), "renewed in place");
+    assert.equal(_reveal(renewed.properties.refreshToken), refreshToken, "same refresh token: an update, not a replacement");
+    await plugin.delete(token.id, urn("Token", "ci"), renewed.properties);
     const err = await plugin.read("anything", urn("Token", "imported"), {}).then(
       () => undefined,
       (e: Error) => e,
