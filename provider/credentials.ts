@@ -16,6 +16,8 @@ export interface CredentialFields {
   credentialCommand?: string | undefined;
   /** An API key (for API clients and account resources; a Token ignores it). */
   apiKey?: string | undefined;
+  /** A bare access token (`DNS_ACCOUNT_ACCESS_TOKEN`, as `eval "$(dns-account env)"` exports it); API clients only. */
+  accessToken?: string | undefined;
 }
 
 /** Stack config keys, namespace `dns-account`. */
@@ -30,7 +32,7 @@ export const CONFIG_KEYS = {
   apiKey: "dns-account:apiKey",
 } as const;
 
-/** Environment variables. */
+/** Environment variables: the same the `dns-account` CLI reads. */
 export const ENV_KEYS = {
   baseUrl: "DNS_ACCOUNT_BASE_URL",
   username: "DNS_ACCOUNT_USERNAME",
@@ -38,26 +40,41 @@ export const ENV_KEYS = {
   mfaToken: "DNS_ACCOUNT_MFA_TOKEN",
   refreshToken: "DNS_ACCOUNT_REFRESH_TOKEN",
   apiKey: "DNS_ACCOUNT_API_KEY",
+  accessToken: "DNS_ACCOUNT_ACCESS_TOKEN",
+  profile: "DNS_ACCOUNT_PROFILE",
+  credentialCommand: "DNS_ACCOUNT_CREDENTIAL_COMMAND",
 } as const;
 
 const FIELDS = ["baseUrl", "username", "password", "mfaToken", "refreshToken", "apiKey"] as const;
 const CONFIG_FIELDS = [...FIELDS, "profile", "credentialCommand"] as const;
+const ENV_FIELDS = [...CONFIG_FIELDS, "accessToken"] as const;
 
-/** Where a credential came from. */
-export type CredentialSource = "args" | "config" | "environment";
+/** Where a credential came from (`profile`: the CLI's default profile, found by no setting). */
+export type CredentialSource = "args" | "config" | "environment" | "profile";
 
 /** Credentials resolved through args → stack config → environment. */
 export type ResolvedCredentials =
   | { mode: "password"; baseUrl: string; username: string; password: string; mfaToken?: string; source: CredentialSource }
   | { mode: "refreshToken"; baseUrl: string; refreshToken: string; username?: string; source: CredentialSource }
-  | { mode: "profile"; baseUrl?: string; profile: string; source: CredentialSource }
+  | {
+      mode: "profile";
+      baseUrl?: string;
+      profile: string;
+      source: CredentialSource;
+      /** The CLI's `default` profile, used because nothing else was set: its absence is no error of its own. */
+      implicit?: true;
+      /** With `implicit`: what comes after the default profile (the environment's credential command). */
+      fallback?: ResolvedCredentials;
+      /** With `implicit` and no fallback: the problem to report when there is no default profile. */
+      none?: CredentialProblem;
+    }
   | { mode: "command"; baseUrl?: string; command: string; source: CredentialSource }
-  | { mode: "apiKey"; baseUrl: string; apiKey: string; source: CredentialSource };
+  | { mode: "apiKey"; baseUrl: string; apiKey: string; source: CredentialSource }
+  | { mode: "accessToken"; baseUrl: string; accessToken: string; expiresAt: number; source: CredentialSource };
 
 /** Credentials ready to use: a profile or command already turned into a refresh or access token. */
 export type UsableCredentials =
-  | Extract<ResolvedCredentials, { mode: "password" | "refreshToken" | "apiKey" }>
-  | { mode: "accessToken"; baseUrl: string; accessToken: string; expiresAt: number; source: CredentialSource };
+  | Extract<ResolvedCredentials, { mode: "password" | "refreshToken" | "apiKey" | "accessToken" }>;
 
 /** Why credentials could not be resolved: the property to blame and a reason without values. */
 export interface CredentialProblem {
@@ -75,10 +92,13 @@ export function fromConfig(get: (key: string) => string | undefined): Credential
   return out;
 }
 
-/** Reads the credential fields of the environment. Empty strings count as absent. */
+/**
+ * Reads the credential fields of the environment, the variables the `dns-account` CLI reads
+ * (`DNS_ACCOUNT_PROFILE` and `DNS_ACCOUNT_CREDENTIAL_COMMAND` included). Empty strings count as absent.
+ */
 export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): CredentialFields {
   const out: CredentialFields = {};
-  for (const f of FIELDS) {
+  for (const f of ENV_FIELDS) {
     const v = env[ENV_KEYS[f]];
     if (v) out[f] = v;
   }
@@ -87,22 +107,58 @@ export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): Credentia
 
 const present = (v: string | undefined): v is string => typeof v === "string" && v !== "";
 
+/** Options of {@link resolveCredentials}: what the caller can use, and whether the CLI's default profile counts. */
+export interface ResolveOptions {
+  /** API keys are usable (API clients, account resources; not a Token). */
+  apiKey?: boolean;
+  /** A bare access token is usable (API clients, account resources; not a Token). */
+  accessToken?: boolean;
+  /**
+   * After the sources, the CLI's `default` profile, as the `dns-account` CLI and the AWS tools do: the
+   * chain is then args → stack config → environment → profile (`DNS_ACCOUNT_PROFILE` or `default`) →
+   * credential command, the same for the CLI and the provider.
+   */
+  defaultProfile?: boolean;
+}
+
+const NONE: CredentialProblem = {
+  property: "password",
+  reason:
+    "No credentials: set password (with username) or refreshToken as resource args, as stack config " +
+    "(pulumi config set --secret dns-account:password …, or dns-account:profile / dns-account:credentialCommand), " +
+    "as DNS_ACCOUNT_PASSWORD / DNS_ACCOUNT_REFRESH_TOKEN, or run dns-account login (the default profile)",
+};
+
 /**
  * Resolves credentials from sources in precedence order (args, stack config, environment). The first
- * source that holds a password or a refresh token decides the mode; a source holding both is an error.
- * `baseUrl`, `username` and `mfaToken` are taken field by field, first source first. With
- * `{ apiKey: true }` (API clients, not a Token) a source's API key comes before its other credentials.
+ * source that holds credentials decides; within a source, an API key (where accepted), then an access
+ * token (where accepted), then a refresh token or password (both is an error), then a profile, then a
+ * credential command. `baseUrl`, `username` and `mfaToken` are taken field by field, first source
+ * first. With `defaultProfile`, the CLI's `default` profile comes after the environment's credentials
+ * and before its credential command, as in the CLI.
+ *
+ * @example
+ * ```ts
+ * const r = resolveCredentials([["args", args], ["config", config], ["environment", fromEnvironment()]], { apiKey: true, defaultProfile: true });
+ * ```
  */
-export function resolveCredentials(
-  sources: readonly [CredentialSource, CredentialFields][],
-  options: { apiKey?: boolean } = {},
-): ResolvedCredentials | CredentialProblem {
+export function resolveCredentials(sources: readonly [CredentialSource, CredentialFields][], options: ResolveOptions = {}): ResolvedCredentials | CredentialProblem {
   const first = (f: (typeof FIELDS)[number]): string | undefined => sources.map(([, s]) => s[f]).find(present);
   const explicitBaseUrl = first("baseUrl");
   const baseUrl = explicitBaseUrl ?? DEFAULT_BASE_URL;
+  const at = explicitBaseUrl ? { baseUrl: explicitBaseUrl } : {};
+  const implicitDefault = (fallback?: ResolvedCredentials): ResolvedCredentials => ({
+    mode: "profile",
+    profile: "default",
+    source: "profile",
+    implicit: true,
+    ...at,
+    ...(fallback ? { fallback } : { none: NONE }),
+  });
   for (const [source, s] of sources) {
     // An API key needs no login: where keys are accepted (API clients), a source's key comes first.
     if (options.apiKey && present(s.apiKey)) return { mode: "apiKey", baseUrl, apiKey: s.apiKey, source };
+    if (options.accessToken && present(s.accessToken)) return { mode: "accessToken", baseUrl, accessToken: s.accessToken, expiresAt: Number.POSITIVE_INFINITY, source };
     const hasPassword = present(s.password);
     const hasRefresh = present(s.refreshToken);
     if (hasPassword && hasRefresh) {
@@ -120,18 +176,14 @@ export function resolveCredentials(
       const mfaToken = first("mfaToken");
       return { mode: "password", baseUrl, username, password: s.password!, ...(mfaToken ? { mfaToken } : {}), source };
     }
-    if (present(s.profile)) return { mode: "profile", profile: s.profile, ...(explicitBaseUrl ? { baseUrl: explicitBaseUrl } : {}), source };
+    if (present(s.profile)) return { mode: "profile", profile: s.profile, ...at, source };
     if (present(s.credentialCommand)) {
-      return { mode: "command", command: s.credentialCommand, ...(explicitBaseUrl ? { baseUrl: explicitBaseUrl } : {}), source };
+      const command: ResolvedCredentials = { mode: "command", command: s.credentialCommand, ...at, source };
+      // The CLI consults the default profile before the environment's credential command.
+      return options.defaultProfile && source === "environment" ? implicitDefault(command) : command;
     }
   }
-  return {
-    property: "password",
-    reason:
-      "No credentials: set password (with username) or refreshToken as resource args, as stack config " +
-      "(pulumi config set --secret dns-account:password …, or dns-account:profile / dns-account:credentialCommand) " +
-      "or as DNS_ACCOUNT_PASSWORD / DNS_ACCOUNT_REFRESH_TOKEN",
-  };
+  return options.defaultProfile ? implicitDefault() : NONE;
 }
 
 /** True when resolution failed. */
@@ -145,11 +197,17 @@ export function isProblem(r: ResolvedCredentials | UsableCredentials | Credentia
  * profile's or the command's.
  */
 export async function usableCredentials(r: ResolvedCredentials, env: NodeJS.ProcessEnv = process.env): Promise<UsableCredentials> {
-  if (r.mode === "password" || r.mode === "refreshToken" || r.mode === "apiKey") return r;
+  if (r.mode === "password" || r.mode === "refreshToken" || r.mode === "apiKey" || r.mode === "accessToken") return r;
   if (r.mode === "profile") {
     const store = new TokenStore({ ...(env.DNS_ACCOUNT_CONFIG_DIR ? { dir: env.DNS_ACCOUNT_CONFIG_DIR } : {}) });
     const p = await store.profile(r.profile);
-    if (!p) throw new ConfigError(`No profile "${r.profile}" in ${store.file}: run dns-account login --profile ${r.profile}`, { field: "profile" });
+    if (!p && r.implicit) {
+      // No default profile: what comes after it, or "no credentials".
+      if (r.fallback) return usableCredentials(r.fallback, env);
+      throw new ConfigError(r.none!.reason, { field: r.none!.property });
+    }
+    const named = r.source === "environment" ? `DNS_ACCOUNT_PROFILE names "${r.profile}", which is not` : `No profile "${r.profile}"`;
+    if (!p) throw new ConfigError(`${named} in ${store.file}: run dns-account login --profile ${r.profile}`, { field: "profile" });
     const baseUrl = r.baseUrl ?? p.baseUrl;
     if (p.apiKey) return { mode: "apiKey", baseUrl, apiKey: p.apiKey, source: r.source };
     if (p.refreshToken) return { mode: "refreshToken", baseUrl, refreshToken: p.refreshToken, ...(p.username ? { username: p.username } : {}), source: r.source };

@@ -89,7 +89,7 @@ async function sessionArgs(args: Plain, options: { apiKey?: boolean } = {}): Pro
       ["config", programConfig()],
       ["environment", fromEnvironment()],
     ],
-    options,
+    { ...options, accessToken: true, defaultProfile: true },
   );
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const u = await usableCredentials(r);

@@ -52,20 +52,21 @@ function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefi
       ["config", ctx.config],
       ["environment", fromEnvironment()],
     ],
-    { apiKey: true },
+    { apiKey: true, accessToken: true, defaultProfile: true },
   );
-  if (isProblem(r) && r.property === "password") {
-    // What an account resource accepts, in the order it looks (not the arguments of a Token).
-    return {
-      property: "credentials",
-      reason:
-        "No credentials: give the resource credentials ({ apiKey } or a Token's { baseUrl, refreshToken }), or configure the provider " +
-        "(dns-account:apiKey, or dns-account:username with dns-account:password, dns-account:refreshToken, dns-account:profile, " +
-        "dns-account:credentialCommand), or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_REFRESH_TOKEN or DNS_ACCOUNT_USERNAME with DNS_ACCOUNT_PASSWORD",
-    };
-  }
-  return r;
+  if (!isProblem(r) && r.mode === "profile" && r.none) return { ...r, none: NO_CREDENTIALS };
+  return isProblem(r) && r.property === "password" ? NO_CREDENTIALS : r;
 }
+
+/** What an account resource accepts, in the order it looks (not the arguments of a Token). */
+const NO_CREDENTIALS = {
+  property: "credentials",
+  reason:
+    "No credentials: give the resource credentials ({ apiKey } or a Token's { baseUrl, refreshToken }), or configure the provider " +
+    "(dns-account:apiKey, or dns-account:username with dns-account:password, dns-account:refreshToken, dns-account:profile, " +
+    "dns-account:credentialCommand), or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN, DNS_ACCOUNT_USERNAME with " +
+    "DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_PROFILE or DNS_ACCOUNT_CREDENTIAL_COMMAND, or run dns-account login (the default profile)",
+};
 
 /**
  * For `check`: why this resource has no usable credentials (none anywhere, a missing profile…), as a

@@ -38,7 +38,7 @@ function credentialSources(ctx: ProviderContext, inputs: TokenInputs): [Credenti
 
 /** Credentials a Token can hold: a password login or a refresh token (from args, config, a profile or a command). */
 async function resolve(ctx: ProviderContext, inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }> }> {
-  const r = resolveCredentials(credentialSources(ctx, inputs));
+  const r = resolveCredentials(credentialSources(ctx, inputs), { defaultProfile: true });
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const creds = await usableCredentials(r);
   const field = r.mode === "command" ? "credentialCommand" : "profile";
@@ -69,9 +69,19 @@ export async function check(ctx: ProviderContext, _olds: TokenInputs, news: Toke
     } catch (err) {
       failures.push({ property: "baseUrl", reason: (err as Error).message });
     }
-    const r = resolveCredentials(sources);
+    const r = resolveCredentials(sources, { defaultProfile: true });
+    // Without any setting, the CLI's default profile: when there is none, that is the one failure.
+    const noDefault =
+      !isProblem(r) && r.mode === "profile" && r.implicit
+        ? await usableCredentials(r).then(
+            () => false,
+            (err: unknown) => (failures.push({ property: (err as { field?: string }).field ?? "password", reason: (err as Error).message }), true),
+          )
+        : false;
     if (isProblem(r)) failures.push(r);
-    else if (r.mode !== "password") {
+    else if (noDefault) {
+      // reported above
+    } else if (r.mode !== "password") {
       // A refresh token cannot mint another: a "rotation" would adopt the same token again, and deleting
       // the old resource would revoke what the replacement (and the config) still uses.
       for (const property of ["keepers", "rotationPeriodSeconds"] as const) {
@@ -83,9 +93,9 @@ export async function check(ctx: ProviderContext, _olds: TokenInputs, news: Toke
         }
       }
     }
-    if (!isProblem(r) && r.mode === "profile") {
+    if (!isProblem(r) && r.mode === "profile" && !r.implicit) {
       // Read the profile now, so a wrong name fails the preview; a credential command runs only at create.
-      await usableCredentials(r).catch((err: unknown) => failures.push({ property: "profile", reason: (err as Error).message }));
+      await usableCredentials(r).catch((err: unknown) => failures.push({ property: (err as { field?: string }).field ?? "profile", reason: (err as Error).message }));
     }
   }
   for (const key of ["baseUrl", "username", "password", "mfaToken", "refreshToken", "profile", "credentialCommand"] as const) {
@@ -241,7 +251,7 @@ export async function diff(ctx: ProviderContext, _id: string, olds: TokenOutputs
     if (isUnknown(news.profile)) replaces.push("profile");
     if (isUnknown(news.credentialCommand)) replaces.push("credentialCommand");
   } else {
-    const resolved = resolveCredentials(credentialSources(ctx, news));
+    const resolved = resolveCredentials(credentialSources(ctx, news), { defaultProfile: true });
     // A profile is read again (a file); a credential command is not run just to compare.
     const r = isProblem(resolved) || resolved.mode === "command" ? resolved : await usableCredentials(resolved).catch(() => resolved);
     if (!isProblem(r) && r.mode === "command") {

@@ -130,9 +130,13 @@ export function profileSource(options: { store?: TokenStore; profile?: string; e
     name: "profile",
     load: async () => {
       const store = options.store ?? new TokenStore();
-      const name = options.profile ?? (options.env ?? process.env).DNS_ACCOUNT_PROFILE ?? "default";
+      const fromEnv = (options.env ?? process.env).DNS_ACCOUNT_PROFILE || undefined;
+      const name = options.profile ?? fromEnv ?? "default";
       const profile = await store.profile(name);
-      if (!profile && options.required) throw new NoCredentialsError(`No profile "${name}" in ${store.file}: run dns-account login --profile ${name}`);
+      // A profile someone named (--profile, or DNS_ACCOUNT_PROFILE) must exist; only the default may be missing.
+      if (!profile && (options.required || (options.profile === undefined && fromEnv !== undefined))) {
+        throw new NoCredentialsError(`No profile "${name}" in ${store.file}${options.profile === undefined ? " (named by DNS_ACCOUNT_PROFILE)" : ""}: run dns-account login --profile ${name}`);
+      }
       if (!profile) return undefined;
       if (profile.apiKey) return apiKeyCredential("profile", profile.baseUrl, profile.apiKey, name);
       return { source: "profile", baseUrl: profile.baseUrl, profile: name, token: () => store.accessToken(name) };

@@ -29,6 +29,8 @@ export interface Profile {
   accessToken?: string | undefined;
   /** An API key (`dns-account login --api-key-stdin`): used as it is, never refreshed. */
   apiKey?: string | undefined;
+  /** The refresh token was adopted (`DNS_ACCOUNT_REFRESH_TOKEN`), not minted by a login: logout forgets it, never revokes it. */
+  adopted?: boolean | undefined;
   expiresAt?: number | undefined;
   expiresIn?: number | undefined;
   updatedAt?: string | undefined;

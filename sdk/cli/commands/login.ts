@@ -8,8 +8,9 @@ async function passwordLogin(v: Values, baseUrl: string): Promise<{ username: st
   const interactive = canPrompt();
   const username = (v.username as string | undefined) ?? env.DNS_ACCOUNT_USERNAME ?? (interactive ? await ask("E-mail: ") : undefined);
   if (!username) throw new NoCredentialsError("No username: pass --username or set DNS_ACCOUNT_USERNAME");
-  let password = env.DNS_ACCOUNT_PASSWORD;
-  if (!password && v["password-stdin"]) {
+  // Flags beat the environment: --password-stdin is read even when DNS_ACCOUNT_PASSWORD is set.
+  let password = v["password-stdin"] ? undefined : env.DNS_ACCOUNT_PASSWORD;
+  if (v["password-stdin"]) {
     password = await readStdin();
     if (!password) throw new NoCredentialsError("--password-stdin read an empty password");
   }
@@ -82,6 +83,7 @@ docker-compose; tokens then cross that network in clear.`,
     const baseUrl = (v["base-url"] as string | undefined) ?? env.DNS_ACCOUNT_BASE_URL ?? previous?.baseUrl ?? (require("../../http/transport") as typeof import("../../http/transport")).DEFAULT_BASE_URL;
     let username: string | undefined;
     let set: TokenSet;
+    let adopted = false;
     if (v["api-key-stdin"]) {
       if (v.browser || v["password-stdin"]) throw new UsageError("--api-key-stdin goes without --browser and --password-stdin");
       // At a terminal the key is asked without echo, like the password; piped, it is read from stdin.
@@ -119,9 +121,11 @@ docker-compose; tokens then cross that network in clear.`,
         set = await browserLogin(browser);
         note(`The implicit grant gives no refresh token: this login lasts until ${iso(set.expiresAt)}; then run dns-account login again.`);
       }
-    } else if (env.DNS_ACCOUNT_REFRESH_TOKEN && !env.DNS_ACCOUNT_PASSWORD && !v.username) {
+    } else if (env.DNS_ACCOUNT_REFRESH_TOKEN && !env.DNS_ACCOUNT_PASSWORD && !v.username && !v["password-stdin"] && !v.mfa) {
+      // Adopting a refresh token someone else minted: stored as adopted, so logout forgets it, never revokes it.
       set = await grants().refreshToken({ baseUrl, refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN, ...insecure(v) });
       username = previous?.username;
+      adopted = true;
     } else {
       const login = await passwordLogin(v, baseUrl);
       username = login.username;
@@ -134,9 +138,10 @@ docker-compose; tokens then cross that network in clear.`,
       accessToken: set.accessToken,
       expiresAt: set.expiresAt,
       expiresIn: set.expiresIn,
+      ...(adopted ? { adopted: true } : {}),
     });
-    // A replaced refresh token would stay valid forever: revoke it (best effort).
-    if (previous?.refreshToken && previous.refreshToken !== set.refreshToken) {
+    // A replaced refresh token this CLI minted would stay valid forever: revoke it (best effort).
+    if (previous?.refreshToken && previous.refreshToken !== set.refreshToken && !previous.adopted) {
       await revoke().revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken, ...insecure(v) }).catch(() => note("Could not revoke the profile's previous refresh token."));
     }
     if (v.json) out(JSON.stringify({ profile, baseUrl, username: username ?? null, expiresAt: iso(set.expiresAt), refreshToken: Boolean(set.refreshToken) }));

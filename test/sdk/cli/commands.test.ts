@@ -170,16 +170,17 @@ describe("dns-account CLI", function () {
     const fromEnv = await run(["token"], { DNS_ACCOUNT_ACCESS_TOKEN: "bare-env-token" });
     assert.equal(fromEnv.stdout.trim(), "bare-env-token");
     const command = `echo "helper says hi" >&2; echo '{"accessToken":"from-helper","expiresAt":"2099-01-01T00:00:00Z"}'`;
-    const fromCommand = await run(["token", "--json"], { DNS_ACCOUNT_PROFILE: "absent", DNS_ACCOUNT_CREDENTIAL_COMMAND: command });
+    const fromCommand = await run(["token", "--json"], { DNS_ACCOUNT_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "dns-account-none-")), DNS_ACCOUNT_CREDENTIAL_COMMAND: command });
     assert.equal(fromCommand.code, 0, fromCommand.stderr);
     assert.equal(JSON.parse(fromCommand.stdout).source, "command");
     assert.match(fromCommand.stderr, /helper says hi/);
-    const failing = await run(["token"], { DNS_ACCOUNT_PROFILE: "absent", DNS_ACCOUNT_CREDENTIAL_COMMAND: "exit 7" });
+    const noStore = { DNS_ACCOUNT_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "dns-account-none-")) };
+    const failing = await run(["token"], { ...noStore, DNS_ACCOUNT_CREDENTIAL_COMMAND: "exit 7" });
     assert.equal(failing.code, 1);
     assert.match(failing.stderr, /^dns-account: credential_process: The credential command exited with code 7\n$/);
-    const none = await run(["token"], { DNS_ACCOUNT_PROFILE: "absent" });
+    const none = await run(["token"], noStore);
     assert.equal(none.code, 1);
-    assert.match(none.stderr, /^dns-account: no_credentials: /);
+    assert.match(none.stderr, /^dns-account: no_credentials: No credentials found/);
   });
 
   it("a corrupt store is a clear error, never overwritten", async () => {

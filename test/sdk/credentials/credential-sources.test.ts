@@ -93,7 +93,7 @@ describe("credential sources", () => {
       PATH: process.env.PATH,
       HOME: "/home/someone",
       LC_ALL: "C.UTF-8",
-      DNS_ACCOUNT_PROFILE: "ci",
+      DNS_ACCOUNT_PROFILE: "",
       VAULT_ADDR: "https://vault.example",
       UNRELATED_SECRET: "other-secret-5544",
       DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV: "VAULT_ADDR, DNS_ACCOUNT_PASSWORD, PULUMI_CONFIG",
@@ -113,7 +113,7 @@ describe("credential sources", () => {
     assert.equal(passed.PATH, process.env.PATH);
     assert.equal(passed.HOME, "/home/someone");
     assert.equal(passed.LC_ALL, "C.UTF-8");
-    assert.equal(passed.DNS_ACCOUNT_PROFILE, "ci");
+    assert.equal(passed.DNS_ACCOUNT_PROFILE, "");
     assert.equal(passed.VAULT_ADDR, "https://vault.example", "named in DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV");
   });
 
@@ -158,8 +158,13 @@ describe("credential sources", () => {
     assert.equal(await first({ credentials: { accessToken: "opt" }, env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store }), "options");
     assert.equal(await first({ env: { ...env, DNS_ACCOUNT_ACCESS_TOKEN: "e" }, store }), "environment");
     assert.equal(await first({ env, store }), "profile");
-    assert.equal(await first({ env: { ...env, DNS_ACCOUNT_PROFILE: "other" }, store }), "command");
-    const none = await _rejects(resolveCredential(defaultCredentialChain({ env: { DNS_ACCOUNT_PROFILE: "other" }, store })));
+    // A profile named by DNS_ACCOUNT_PROFILE must exist, as one named by --profile (issue 18 §1).
+    const named = await _rejects(resolveCredential(defaultCredentialChain({ env: { ...env, DNS_ACCOUNT_PROFILE: "other" }, store })));
+    assert.ok(named instanceof NoCredentialsError);
+    assert.match(named.message, /^No profile "other" in .*\(named by DNS_ACCOUNT_PROFILE\)/);
+    const empty = new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-none-")) });
+    assert.equal(await first({ env, store: empty }), "command", "no default profile: the command");
+    const none = await _rejects(resolveCredential(defaultCredentialChain({ env: {}, store: empty })));
     assert.ok(none instanceof NoCredentialsError);
     assert.match(none.message, /tried: options, environment, profile, command/);
     // An explicit profile negates the environment and the command (as in botocore), and must exist.
