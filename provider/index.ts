@@ -26,12 +26,23 @@ try {
 
 export { Token } from "./token/token";
 export { DnsServer } from "./dns-server/dns-server";
+export { rulesFromFile } from "./dns-server/rules";
 export { Device } from "./device/device";
 export { DedicatedIpv4 } from "./dedicated-ipv4/dedicated-ipv4";
 // Every argument, state and nested type, and the enums' values, generated from the package schema.
 export * from "./schema/types.generated";
 export type { ResourceCredentials } from "./shared/account-client";
-export { getAccountLimits, getFilterLists, getParentalControlCategories, getWebServices } from "./lookups";
+export {
+  type CredentialInputs,
+  getAccountLimits,
+  getAccountLimitsOutput,
+  getFilterLists,
+  getFilterListsOutput,
+  getParentalControlCategories,
+  getParentalControlCategoriesOutput,
+  getWebServices,
+  getWebServicesOutput,
+} from "./lookups";
 export { type CredentialArgs, getAccessToken, getClient } from "./program";
 export { CONFIG_KEYS, ENV_KEYS } from "./credentials";
 export type { Client } from "../sdk/client/client";

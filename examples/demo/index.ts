@@ -94,7 +94,7 @@ async function accountAsCode(host: Host, emu: Emulator): Promise<void> {
   const device = { __provider: provider("device"), name: "Laptop", deviceType: "MAC", dnsServerId: home.id };
   const laptop = await host.create(urn("Device", "laptop"), device);
   const withAuth = Object.keys(laptop.properties.dnsAddressesWithAuth as Record<string, string>).length;
-  step(`Create Device ${laptop.id} on it: DoH ${(laptop.properties.dnsAddresses as Record<string, string>).dns_over_https_url} (${withAuth} with-auth addresses kept as secrets)`);
+  step(`Create Device ${laptop.id} on it: DoH ${(laptop.properties.dnsAddresses as Record<string, string>).dnsOverHttpsUrl} (${withAuth} with-auth addresses kept as secrets)`);
   const address = { __provider: provider("dedicated-ipv4"), deviceId: laptop.id };
   const ip = await host.create(urn("DedicatedIpv4", "laptop-ip"), address);
   step(`Create DedicatedIpv4 ${ip.id}, linked to ${laptop.id}`);

@@ -1,13 +1,10 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { DedicatedIpv4, Device, DnsServer, getFilterLists } from "pulumi-dns-account";
+import { DedicatedIpv4, Device, DnsServer, getFilterLists, rulesFromFile } from "pulumi-dns-account";
 
-// Credentials come from stack config (dns-account:apiKey, or :username/:password) or DNS_ACCOUNT_*.
-const rules = readFileSync(path.join(__dirname, "rules.txt"), "utf8")
-  .split("\n")
-  .map((line) => line.trim())
-  .filter((line) => line !== "" && !line.startsWith("!"));
+// Credentials: stack config (dns-account:apiKey, or :username/:password), DNS_ACCOUNT_*, or dns-account login.
+// One rule a line; comments and blank lines are skipped; check runs each rule through AdGuard's parser.
+const rules = rulesFromFile(path.join(__dirname, "rules.txt"));
 
 // Two filter lists: the service's main list and its first security list (looked up, not guessed).
 const filterListIds = getFilterLists().then((lists) => [
@@ -48,8 +45,8 @@ const router = new Device("router", {
 const routerIp = new DedicatedIpv4("router-ip", { deviceId: router.deviceId });
 
 export const serverId = home.serverId;
-export const laptopDoh = laptop.dnsAddresses.apply((a) => a.dns_over_https_url);
+export const laptopDoh = laptop.dnsAddresses.apply((a) => a.dnsOverHttpsUrl);
 // These embed the DoH password: Device marks them secret, and so do these exports.
-export const laptopDohWithAuth = pulumi.secret(laptop.dnsAddressesWithAuth.apply((a) => a.dns_over_https_with_auth_url));
-export const routerDohWithAuth = pulumi.secret(router.dnsAddressesWithAuth.apply((a) => a.dns_over_https_with_auth_url));
+export const laptopDohWithAuth = pulumi.secret(laptop.dnsAddressesWithAuth.apply((a) => a.dnsOverHttpsWithAuthUrl));
+export const routerDohWithAuth = pulumi.secret(router.dnsAddressesWithAuth.apply((a) => a.dnsOverHttpsWithAuthUrl));
 export const routerIpv4 = routerIp.ip;

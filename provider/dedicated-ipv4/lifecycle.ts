@@ -1,3 +1,4 @@
+import { isIPv4 } from "node:net";
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
 import { accountClient, serviceChecks } from "../shared/account-client";
@@ -16,6 +17,9 @@ export async function check(ctx: ProviderContext, _olds: DedicatedIpv4Inputs, ne
   for (const key of ["deviceId", "adopt"] as const) {
     const v = news[key];
     if (v !== undefined && !isUnknown(v) && (typeof v !== "string" || v === "")) failures.push({ property: key, reason: `${key} must be a non-empty string` });
+  }
+  if (typeof news.adopt === "string" && news.adopt !== "" && !isUnknown(news.adopt) && !isIPv4(news.adopt)) {
+    failures.push({ property: "adopt", reason: "adopt must be the IPv4 address to take over (e.g. 203.0.113.7)" });
   }
   failures.push(...(await serviceChecks(ctx, news, failures.length > 0, { what: "dedicated IPv4 address", exists: async (client, ip) => Boolean(await find(client, ip)) })));
   return failures.length ? { inputs: news, failures } : { inputs: news };

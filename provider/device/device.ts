@@ -10,7 +10,7 @@ import type { DeviceArgs, DeviceSettings } from "./types";
  * @example
  * ```ts
  * const laptop = new Device("laptop", { name: "Laptop", deviceType: "MAC", dnsServerId: home.serverId });
- * export const doh = laptop.dnsAddresses.apply((a) => a.dns_over_https_url);
+ * export const doh = laptop.dnsAddresses.apply((a) => a.dnsOverHttpsUrl);
  * ```
  */
 export class Device extends pulumi.dynamic.Resource {
@@ -21,9 +21,9 @@ export class Device extends pulumi.dynamic.Resource {
   declare public readonly dnsServerId: pulumi.Output<string>;
   /** The managed settings as the service has them. */
   declare public readonly settings: pulumi.Output<DeviceSettings | undefined>;
-  /** Plain DNS addresses by the service's field name (`dns_over_https_url`, …). */
+  /** Plain DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`). */
   declare public readonly dnsAddresses: pulumi.Output<Record<string, string>>;
-  /** The `*_with_auth_url` addresses, which embed the DoH password (secret). */
+  /** The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …; secret). */
   declare public readonly dnsAddressesWithAuth: pulumi.Output<Record<string, string>>;
   /** Dedicated IPv4 addresses linked to the device. */
   declare public readonly linkedIpv4: pulumi.Output<string[]>;

@@ -2,12 +2,23 @@ import { isDeepStrictEqual } from "node:util";
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
 import { accountClient, serviceChecks } from "../shared/account-client";
-import { explain, explainWithQuota, initFailed } from "../shared/explain";
+import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
 import { isUnknown } from "../shared/unknown";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettings, type DeviceType } from "./types";
 
 type Json = Record<string, unknown>;
+
+/** The program's name of a service field of a device, as errors name it (`device_type` → `deviceType`). */
+function programField(serviceField: string): string | undefined {
+  const top: Record<string, string> = { name: "name", device_type: "deviceType", dns_server_id: "dnsServerId" };
+  if (top[serviceField]) return top[serviceField];
+  const setting = SETTINGS.find(([, field]) => serviceField === field || serviceField === `settings.${field}`);
+  return setting ? `settings.${setting[0]}` : undefined;
+}
+
+/** Errors in the program's names. */
+const explain = (action: string, err: unknown, hint?: string): Error => explainAs(action, err, hint, programField);
 
 const SETTINGS: [keyof DeviceSettings, string][] = [
   ["protectionEnabled", "protection_enabled"],
@@ -94,7 +105,7 @@ export async function create(ctx: ProviderContext, inputs: DeviceInputs): Promis
   try {
     created = await client.devices.create({ name: inputs.name as string, device_type: inputs.deviceType as never, dns_server_id: inputs.dnsServerId as string });
   } catch (err) {
-    throw await explainWithQuota("Creating the device failed", err, client);
+    throw await explainWithQuota("Creating the device failed", err, client, programField);
   }
   try {
     // A new device's state is the create response (it has no dedicated addresses yet), with the declared
@@ -112,7 +123,7 @@ export async function create(ctx: ProviderContext, inputs: DeviceInputs): Promis
       () => false,
     );
     if (removed) throw explain("Configuring the new device failed", err);
-    throw initFailed("Configuring the new device failed (and removing it failed too, so it is kept in state)", err, created.id, outputs(created, [], inputs));
+    throw initFailed("Configuring the new device failed (and removing it failed too, so it is kept in state)", err, created.id, outputs(created, [], inputs), programField);
   }
 }
 
@@ -235,7 +246,8 @@ function outputs(device: LiveDevice, linkedIpv4: string[], inputs: Omit<DeviceIn
   const withAuth: Record<string, string> = {};
   for (const [k, v] of Object.entries((device.dns_addresses ?? {}) as Json)) {
     if (typeof v !== "string") continue;
-    (k.endsWith("_with_auth_url") ? withAuth : plain)[k] = v;
+    // camelCase keys, like every other output: dns_over_https_url → dnsOverHttpsUrl.
+    (k.endsWith("_with_auth_url") ? withAuth : plain)[k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = v;
   }
   const managed: DeviceSettings = {};
   if (inputs.settings !== undefined) for (const [k] of SETTINGS) if (inputs.settings[k] !== undefined) managed[k] = base.settings?.[k] as boolean;

@@ -1,11 +1,14 @@
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
 import { accountClient, serviceChecks } from "../shared/account-client";
-import { explain, explainWithQuota, initFailed } from "../shared/explain";
+import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import type { DnsServerSettings } from "./types";
-import { checkSettings, drift, effective, project, toServiceUpdate } from "./settings";
+import { checkSettings, drift, effective, programField, project, toServiceUpdate } from "./settings";
+
+/** Errors in the program's names: `settings.blockingMode.ipv4`, not the service's field. */
+const explain = (action: string, err: unknown, hint?: string): Error => explainAs(action, err, hint, programField);
 import type { DnsServerInputs, DnsServerOutputs } from "./types";
 
 type Json = Record<string, unknown>;
@@ -27,6 +30,11 @@ export async function check(ctx: ProviderContext, _olds: DnsServerInputs, news: 
     failures.push({ property: "deleteOnDestroy", reason: "deleteOnDestroy must be true or false" });
   }
   for (const [property, reason] of checkSettings(news.settings, isUnknown)) failures.push({ property, reason });
+  const rules = (news.settings as { userRules?: { rules?: unknown } } | undefined)?.userRules?.rules;
+  if (Array.isArray(rules) && !failures.some((f) => f.property.startsWith("settings.userRules"))) {
+    // AdGuard's own parser, loaded only now: a rule it rejects fails here, before any call.
+    failures.push(...(require("./rules") as typeof import("./rules")).checkRules(rules, "settings.userRules.rules", isUnknown));
+  }
   failures.push(...(await serviceChecks(ctx, news, failures.length > 0, { what: "DNS server", exists: async (client, adopt) => Boolean(await findServer(client, adopt)), more: (client) => knownIds(client, news.settings ?? {}) })));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
@@ -98,7 +106,7 @@ export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Pro
   try {
     created = await client.dnsServers.create({ name: inputs.name as string });
   } catch (err) {
-    throw await explainWithQuota("Creating the DNS server failed", err, client);
+    throw await explainWithQuota("Creating the DNS server failed", err, client, programField);
   }
   try {
     // A new server's state is the create response; only applied settings need reading again.
@@ -112,7 +120,7 @@ export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Pro
       () => false,
     );
     if (removed) throw explain("Configuring the new DNS server failed", err);
-    throw initFailed("Configuring the new DNS server failed (and removing it failed too, so it is kept in state)", err, created.id, state(created, inputs));
+    throw initFailed("Configuring the new DNS server failed (and removing it failed too, so it is kept in state)", err, created.id, state(created, inputs), programField);
   }
 }
 

@@ -4,6 +4,7 @@
  * function here walks the *declared* fields, so an unset setting is never sent, never projected and
  * never shows a diff.
  */
+import { isIPv4, isIPv6 } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 
 import type { DnsServerSettings, Schedule } from "../schema/types.generated";
@@ -182,6 +183,13 @@ export function checkSettings(declared: unknown, isUnknown: (v: unknown) => bool
     problems.push(["settings.blockTtlSeconds", "settings.blockTtlSeconds must be a whole number from 0 to 3600"]);
   }
   const mode = (declared as Json).blockingMode;
+  // The custom answers are addresses: an IPv4 for ipv4, an IPv6 for ipv6.
+  if (isObject(mode)) {
+    for (const [key, valid, what] of [["ipv4", isIPv4, "an IPv4 address"], ["ipv6", isIPv6, "an IPv6 address"]] as const) {
+      const v = mode[key];
+      if (typeof v === "string" && !isUnknown(v) && !valid(v)) problems.push([`settings.blockingMode.${key}`, `settings.blockingMode.${key} must be ${what}`]);
+    }
+  }
   if (isObject(mode) && !isUnknown(mode.mode) && !["NONE", "NULL_IP", "REFUSED", "NXDOMAIN", "CUSTOM_IP"].includes(mode.mode as string)) {
     problems.push(["settings.blockingMode.mode", "settings.blockingMode.mode must be one of NONE, NULL_IP, REFUSED, NXDOMAIN, CUSTOM_IP"]);
   }
@@ -280,4 +288,33 @@ function sameSet(a: unknown[], b: unknown[]): boolean {
   const x = new Set(a.map(String));
   const y = new Set(b.map(String));
   return x.size === y.size && [...x].every((v) => y.has(v));
+}
+
+/**
+ * The program's name of a field of the service's settings model, as an error names it:
+ * `blocking_mode_settings.ipv4_blocking_address` → `settings.blockingMode.ipv4`,
+ * `user_rules_settings.rules[2]` → `settings.userRules.rules[2]`; `name` stays `name`. Undefined for a
+ * field the program cannot declare.
+ *
+ * @example
+ * ```ts
+ * programField("settings.block_ttl_seconds"); // "settings.blockTtlSeconds"
+ * ```
+ */
+export function programField(serviceField: string): string | undefined {
+  if (serviceField === "name") return "name";
+  const index = serviceField.search(/\[/);
+  const base = (index < 0 ? serviceField : serviceField.slice(0, index)).replace(/^settings\./, "");
+  const suffix = index < 0 ? "" : serviceField.slice(index);
+  const parts = base.split(".");
+  // The longest leading run of the path that is a declared setting (or a group of them); the rest stays.
+  for (let n = parts.length; n > 0; n--) {
+    const key = parts.slice(0, n).join(".");
+    const rest = parts.slice(n).map((p) => `.${p}`).join("");
+    const leaf = LEAVES.find((l) => l.service.join(".") === key);
+    if (leaf) return `settings.${leaf.path.join(".")}${rest}${suffix}`;
+    const group = n === 1 ? LEAVES.find((l) => l.service.length > 1 && l.service[0] === key) : undefined;
+    if (group) return `settings.${group.path[0]}${rest}${suffix}`;
+  }
+  return undefined;
 }

@@ -684,11 +684,11 @@ export interface DeviceOutputs {
   /** The managed settings as the service has them. */
   settings?: DeviceSettings;
   /**
-   * The device's DNS addresses (DoH, DoT, DoQ, plain), by kind; without the ones that embed the
-   * DoH password.
+   * The device's DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`,
+   * `dnsOverQuicUrl`), without the ones that embed the DoH password.
    */
   dnsAddresses: Record<string, string>;
-  /** The addresses that embed the DoH password. Secret. */
+  /** The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …). Secret. */
   dnsAddressesWithAuth: Record<string, string>;
   /** Dedicated IPv4 addresses linked to the device. */
   linkedIpv4: string[];

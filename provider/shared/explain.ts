@@ -12,10 +12,13 @@ import { PartialCreateError } from "./lifecycle";
  * try { await client.dnsServers.create(body); } catch (err) { throw explain("Creating the DNS server failed", err); }
  * ```
  */
-export function explain(action: string, err: unknown, hint?: string): Error {
+export function explain(action: string, err: unknown, hint?: string, rename?: (serviceField: string) => string | undefined): Error {
   if (err instanceof DnsAccountError) {
-    const fields = err.fields?.length ? ` [${err.fields.map((f) => `${f.field}: ${f.errorCode}`).join(", ")}]` : "";
-    const e = new Error(`${action}: ${err.code}: ${err.message}${err.field ? ` (${err.field})` : ""}${fields}${hint ? `; ${hint}` : ""}`);
+    // The service's field complaints in the program's names (`settings.blockingMode.ipv4`), said once.
+    const fields = (err.fields ?? []).map((f) => `${rename?.(f.field) ?? f.field} (${f.errorCode})`);
+    const message = fields.length === 0 ? err.message : /^The API rejected the request/.test(err.message) ? `The API rejected ${fields.join(", ")}` : `${err.message} [${fields.join(", ")}]`;
+    const field = err.field !== undefined ? (rename?.(err.field) ?? err.field) : undefined;
+    const e = new Error(`${action}: ${err.code}: ${message}${field && !message.includes(field) ? ` (${field})` : ""}${hint ? `; ${hint}` : ""}`);
     Object.defineProperty(e, "code", { value: err.code, enumerable: false });
     return e;
   }
@@ -32,8 +35,8 @@ export function isNotFound(err: unknown): boolean {
  * records `outs` under `id`, so nothing the service holds is left outside every state, and the next `up`
  * finishes the job with an update.
  */
-export function initFailed(action: string, err: unknown, id: string, outs: object): PartialCreateError {
-  const e = explain(action, err);
+export function initFailed(action: string, err: unknown, id: string, outs: object, rename?: (serviceField: string) => string | undefined): PartialCreateError {
+  const e = explain(action, err, undefined, rename);
   const partial = new PartialCreateError(e.message, id, outs);
   const code = (e as { code?: unknown }).code;
   if (code !== undefined) Object.defineProperty(partial, "code", { value: code, enumerable: false });
@@ -44,8 +47,8 @@ export function initFailed(action: string, err: unknown, id: string, outs: objec
  * Like {@link explain}, and for a used-up quota also says how much of it is used, from
  * `account.limits()` (best effort: the error stands without it).
  */
-export async function explainWithQuota(action: string, err: unknown, client: Client): Promise<Error> {
-  const e = explain(action, err);
+export async function explainWithQuota(action: string, err: unknown, client: Client, rename?: (serviceField: string) => string | undefined): Promise<Error> {
+  const e = explain(action, err, undefined, rename);
   if (!(err instanceof QuotaError)) return e;
   try {
     const limits = (await client.account.limits()) as unknown as Record<string, { used?: unknown; limit?: unknown } | undefined>;

@@ -13,17 +13,49 @@ const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as
 
 // A program as users write it: every public entry, a Token, the SDK types they handle.
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
-import { Token, getAccessToken, getClient } from "pulumi-dns-account";
-import { createClient, issueToken, DnsAccountError, defaultCredentialChain, TokenStore, type TokenSet, type Device } from "pulumi-dns-account/sdk";
+import {
+  Token, getAccessToken, getClient, DnsServer, Device, DedicatedIpv4, rulesFromFile, DeviceTypeValues,
+  getFilterListsOutput, getWebServicesOutput, getAccountLimitsOutput, getParentalControlCategoriesOutput,
+  type BlockingModeKind, type DeviceType,
+} from "pulumi-dns-account";
+import { createClient, issueToken, DnsAccountError, defaultCredentialChain, TokenStore, type TokenSet, type Device as ServiceDevice } from "pulumi-dns-account/sdk";
 import { startEmulator } from "pulumi-dns-account/emulator";
 
 const token = new Token("ci", { rotationPeriodSeconds: 86_400 });
 export const accessToken: pulumi.Output<string> = token.accessToken;
 export const fromConfig = getAccessToken();
 export const used = [getClient, createClient, issueToken, DnsAccountError, defaultCredentialChain, TokenStore, startEmulator].length;
-export function describe(set: TokenSet, device: Device): string {
+export function describe(set: TokenSet, device: ServiceDevice): string {
   return set.tokenType + device.name;
 }
+
+// Inputs compose (issue 18 §2): the README's own credentials pattern, looked-up ids inside settings,
+// Outputs at any depth, typed enums, the getXOutput lookups.
+const credentials = { baseUrl: token.baseUrl, refreshToken: token.refreshToken };
+const lists = getFilterListsOutput(credentials).apply((ls) => ls.map((l) => l.filter_id));
+const tiktok = getWebServicesOutput().apply((ss) => ss.find((s) => s.name === "TikTok")?.id ?? "tiktok");
+const home = new DnsServer("home", {
+  name: pulumi.output("Home"),
+  credentials,
+  settings: {
+    blockTtlSeconds: pulumi.output(60),
+    blockingMode: { mode: "CUSTOM_IP", ipv4: pulumi.output("192.0.2.1") },
+    filterLists: { ids: lists },
+    blockedServices: [tiktok, "youtube"],
+    userRules: { rules: rulesFromFile("rules.txt") },
+    parentalControl: { schedule: { monday: { from: "08:00", to: pulumi.output("20:00") } } },
+  },
+});
+const mode: BlockingModeKind = "NXDOMAIN";
+const kind: DeviceType = "ROUTER";
+// @ts-expect-error an unknown device type does not compile
+const fridge: DeviceType = "FRIDGE";
+const router = new Device("router", { name: "Router", deviceType: kind, dnsServerId: home.serverId, credentials: { apiKey: pulumi.secret("k") } });
+new DedicatedIpv4("ip", { deviceId: router.deviceId });
+export const doh = router.dnsAddresses.apply((a) => a.dnsOverHttpsUrl);
+export const limits = getAccountLimitsOutput({ baseUrl: token.baseUrl }).devices.used;
+export const categories = getParentalControlCategoriesOutput().apply((cs) => cs.length);
+export const values = [mode, fridge, DeviceTypeValues.length];
 `;
 
 // Pulumi's TypeScript template, 2024-04 to 2026-03 (no skipLibCheck, no esModuleInterop), and the current one.

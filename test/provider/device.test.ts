@@ -62,10 +62,11 @@ describe("Device through the dynamic-provider host (installed copy)", function (
     assert.equal((await t.dashboard.devices.get(id)).settings.protection_enabled, false);
     const withAuth = state.dnsAddressesWithAuth as Record<string, string>;
     const plain = state.dnsAddresses as Record<string, string>;
-    assert.ok(withAuth.dns_over_https_with_auth_url);
-    assert.ok(plain.dns_over_https_url);
-    assert.ok(!Object.keys(plain).some((k) => k.endsWith("_with_auth_url")));
-    dohPasswords.push(dohPassword(withAuth.dns_over_https_with_auth_url!));
+    assert.ok(withAuth.dnsOverHttpsWithAuthUrl);
+    assert.ok(plain.dnsOverHttpsUrl);
+    assert.ok(!Object.keys(plain).some((k) => k.endsWith("WithAuthUrl")));
+    assert.ok(Object.keys({ ...plain, ...withAuth }).every((k) => /^[a-z][A-Za-z0-9]*$/.test(k)), "camelCase keys");
+    dohPasswords.push(dohPassword(withAuth.dnsOverHttpsWithAuthUrl!));
     const { dnsAddressesWithAuth: _w, ...unmarked } = state;
     _assertNoSecrets(JSON.stringify(unmarked), dohPasswords);
   });
@@ -86,7 +87,7 @@ describe("Device through the dynamic-provider host (installed copy)", function (
 
   it("Update: a change of dohPasswordKeepers resets the DoH password", async () => {
     const { properties } = await t.host.update(id, urn, state, { ...inputs(), dnsServerId: s2, dohPasswordKeepers: { v: "2" } });
-    const next = dohPassword((properties.dnsAddressesWithAuth as Record<string, string>).dns_over_https_with_auth_url!);
+    const next = dohPassword((properties.dnsAddressesWithAuth as Record<string, string>).dnsOverHttpsWithAuthUrl!);
     assert.notEqual(next, dohPasswords[0]);
     dohPasswords.push(next);
     state = properties;

@@ -162,14 +162,15 @@ describe("DnsServer through the dynamic-provider host (installed copy)", functio
       for (const m of made) await t.host.delete(m, t.urn("DnsServer", "q"), { serverId: m, isDefault: false, deleteOnDestroy: false, __provider: p });
     });
 
-    it("Create with a setting the service refuses removes the half-made server and names the service's field", async () => {
+    it("Create with a setting the service refuses removes the half-made server and names the field in the program's terms", async () => {
       const before = (await t.dashboard.dnsServers.list()).length;
       const err = await t.host.create(t.urn("DnsServer", "bad"), { __provider: p, name: "Bad", settings: { blockingMode: { mode: "CUSTOM_IP", ipv4: "not-an-ip" } } }).then(
         () => undefined,
         (e: Error) => e,
       );
       assert.ok(err);
-      assert.match(err.message, /blocking_mode_settings/);
+      assert.match(err.message, /settings\.blockingMode\.ipv4 \(FIELD_WRONG_VALUE\)/);
+      assert.doesNotMatch(err.message, /blocking_mode_settings/);
       assert.equal((await t.dashboard.dnsServers.list()).length, before);
     });
 
