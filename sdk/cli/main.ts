@@ -121,6 +121,11 @@ unset). It never prompts: run dns-account login first.`,
   env: () => (require("./commands/env") as typeof import("./commands/env")).env,
   revoke: () => (require("./commands/revoke") as typeof import("./commands/revoke")).revoke,
   profiles: () => (require("./commands/profiles") as typeof import("./commands/profiles")).profiles,
+  status: () => (require("./commands/status") as typeof import("./commands/status")).status,
+  devices: () => (require("./commands/listings") as typeof import("./commands/listings")).devices,
+  servers: () => (require("./commands/listings") as typeof import("./commands/listings")).servers,
+  logs: () => (require("./commands/logs") as typeof import("./commands/logs")).logs,
+  stats: () => (require("./commands/stats") as typeof import("./commands/stats")).stats,
   export: () => (require("./commands/export") as typeof import("./commands/export")).exportCommand,
   emulator: () => (require("./commands/emulator") as typeof import("./commands/emulator")).emulator,
 };
@@ -142,7 +147,8 @@ ${Object.entries(commands)
   .join("\n")}
   logout          Same as revoke
 
-Run dns-account help <command> (or <command> --help) for its options; dns-account --version. Exit codes: 0 success, 1 failure, 2 usage.
+Run dns-account help <command> (or <command> --help) for its options; dns-account --version.
+Every command takes --debug (or DNS_ACCOUNT_DEBUG=1): each HTTP exchange on stderr, secrets redacted. Exit codes: 0 success, 1 failure, 2 usage.
 Profiles live in $DNS_ACCOUNT_CONFIG_DIR, $XDG_CONFIG_HOME/dns-account or the platform's config folder.`;
 
 /**
@@ -169,10 +175,14 @@ async function dispatch(argv: string[]): Promise<void> {
   if (name === "--version" || name === "-v" || name === "version") return void out((require("../version") as typeof import("../version")).VERSION);
   const command = commandOf(name);
   if (!command) throw new UsageError(`unknown command "${name}" (see dns-account --help)`);
+  const debug = (): void => (require("./debug") as typeof import("./debug")).enableDebug();
   let values: Values | undefined = name === "token" || name === "exec-credential" ? kubectlValues(rest) : undefined;
-  if (values) return void (await command.run(values));
+  if (values) {
+    if (env.DNS_ACCOUNT_DEBUG === "1") debug();
+    return void (await command.run(values));
+  }
   try {
-    ({ values } = parseArgs({ args: rest, options: { ...command.options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: rest, options: { ...command.options, help: { type: "boolean", short: "h" }, debug: { type: "boolean" } }, strict: true, allowPositionals: false }));
   } catch (err) {
     // Built from the error code: parseArgs' own messages quote arguments, which could be a secret.
     const code = (err as { code?: string }).code;
@@ -189,6 +199,8 @@ async function dispatch(argv: string[]): Promise<void> {
     throw new UsageError(`${what} (see dns-account ${name} --help)`);
   }
   if (values.help) return void out(command.usage);
+  // --debug (or DNS_ACCOUNT_DEBUG=1): each HTTP exchange on stderr, secrets redacted.
+  if (values.debug || env.DNS_ACCOUNT_DEBUG === "1") debug();
   await command.run(values);
 }
 
@@ -199,7 +211,8 @@ async function dispatch(argv: string[]): Promise<void> {
 export function run(argv: string[]): Promise<void> {
   return dispatch(argv).then(
     () => {
-      process.exitCode = 0;
+      // A command that reports a failure in its output (status) sets the exit code itself.
+      process.exitCode ??= 0;
     },
     (err: unknown) => {
     const { PromptAbortedError } = prompt();

@@ -1,0 +1,83 @@
+/** `dns-account logs`: the query log over a time range, as a table or JSON, following the v2 cursors. */
+import { type Command, cliClient, insecureOption, note, out, profileOption, UsageError } from "../command";
+import { limitOf, shortTime, table, timeRange } from "../report";
+
+/** A device given by id or by name (exactly one device of that name). */
+export async function deviceIds(client: Awaited<ReturnType<typeof cliClient>>, wanted: string): Promise<{ ids: string[]; names: Map<string, string> }> {
+  const list = await client.devices.list();
+  const names = new Map(list.map((d) => [d.id, d.name]));
+  if (names.has(wanted)) return { ids: [wanted], names };
+  const byName = list.filter((d) => d.name === wanted);
+  if (byName.length === 0) throw new UsageError(`--device: no device has that id or name (dns-account devices lists them)`);
+  if (byName.length > 1) throw new UsageError(`--device: ${byName.length} devices have that name: give the id (dns-account devices lists them)`);
+  return { ids: [byName[0]!.id], names };
+}
+
+export const logs: Command = {
+  summary: "Show the query log: time range, device, blocked only, domain search; table or --json",
+  usage: `Usage: dns-account logs [--since 1h | --from T [--to T]] [--device NAME|ID] [--blocked]
+                        [--search DOMAIN] [--limit N] [--json] [--profile P] [--allow-insecure-http]
+
+Prints the newest queries first (credentials as for dns-account token):
+  --since D         the last D (45s, 30m, 1h, 7d, 2w; default 1h)
+  --from/--to T     an ISO-8601 time or epoch milliseconds (--to defaults to now; 31 days at most)
+  --device X        one device, by id or by name (dns-account devices lists them)
+  --blocked         only blocked queries
+  --search DOMAIN   only queries for domains containing DOMAIN
+  --limit N         at most N queries (default 50, up to 100000), read page by page with the v2 cursors;
+                    progress goes to stderr while it pages
+  --json            the service's query-log items, as one JSON array`,
+  options: {
+    ...profileOption,
+    ...insecureOption,
+    since: { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
+    device: { type: "string" },
+    blocked: { type: "boolean" },
+    search: { type: "string" },
+    limit: { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(v) {
+    const range = timeRange(v, Date.now(), "1h");
+    const limit = limitOf(v, 50, 100_000);
+    const client = await cliClient(v);
+    try {
+      const devices = v.device !== undefined ? await deviceIds(client, v.device as string) : undefined;
+      const names = devices?.names ?? new Map((await client.devices.list()).map((d) => [d.id, d.name]));
+      const params = {
+        time_from_millis: range.from,
+        time_to_millis: range.to,
+        limit: Math.min(limit, 1000),
+        ...(devices ? { devices: devices.ids } : {}),
+        ...(v.blocked ? { statuses: ["REQUEST_BLOCKED", "RESPONSE_BLOCKED"] as ("REQUEST_BLOCKED" | "RESPONSE_BLOCKED")[] } : {}),
+        ...(v.search !== undefined ? { search: v.search as string } : {}),
+      };
+      const items: Awaited<ReturnType<typeof client.queryLog.get>>["items"] = [];
+      let pages = 0;
+      for await (const page of client.queryLog.pages(params)) {
+        items.push(...page.items.slice(0, limit - items.length));
+        pages++;
+        if (pages > 1) note(`logs: ${items.length} queries read (page ${pages})…`);
+        if (items.length >= limit) break;
+      }
+      if (v.json) return void out(JSON.stringify(items, null, 2));
+      if (items.length === 0) return void note("No queries in that range.");
+      out(
+        table([
+          ["TIME (UTC)", "DEVICE", "STATUS", "TYPE", "DOMAIN"],
+          ...items.map((q) => [
+            shortTime(q.time_millis),
+            names.get(q.device_id) ?? q.device_id,
+            String(q.filtering_info?.filtering_status ?? ""),
+            q.dns_request_type ?? "",
+            q.domain,
+          ]),
+        ]),
+      );
+    } finally {
+      await client.close();
+    }
+  },
+};
