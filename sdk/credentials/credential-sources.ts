@@ -75,24 +75,34 @@ function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, cl
   return { accessToken, tokenType: "bearer", expiresIn, expiresAt };
 }
 
+/**
+ * The credential of one source's explicit fields, decided by the resolution the provider uses too
+ * (`resolve.ts`): an API key, then an access token, then a refresh token or a password (both is an
+ * error, as is a password without a username); none is a miss.
+ */
 function explicit(name: SourceName, c: ExplicitCredentials): Credential | undefined {
-  const baseUrl = c.baseUrl || DEFAULT_BASE_URL;
-  if (c.apiKey) return apiKeyCredential(name, baseUrl, c.apiKey);
+  const { NONE, isProblem, resolveCredentials } = require("./resolve") as typeof import("./resolve");
+  const r = resolveCredentials([[name === "options" ? "args" : "environment", c]], { apiKey: true, accessToken: true });
+  if (r === NONE) return undefined;
+  if (isProblem(r)) throw new NoCredentialsError(`${r.reason.replace("(args, dns-account:username or DNS_ACCOUNT_USERNAME)", name === "options" ? "(username)" : "(DNS_ACCOUNT_USERNAME)").replace(`(in ${name === "options" ? "args" : "environment"})`, name === "options" ? "(in the options)" : "(in the environment)")}`);
+  const baseUrl = r.baseUrl ?? DEFAULT_BASE_URL;
   const insecure = c.allowInsecureHttp ? { allowInsecureHttp: true } : {};
-  if (c.accessToken) return { source: name, baseUrl, token: async () => bareToken(c.accessToken!) };
-  if (c.refreshToken) {
-    const session = sharedSession({ baseUrl, ...insecure, credentials: { refreshToken: c.refreshToken } });
-    return { source: name, baseUrl, token: async () => (await session.accessToken(), session.tokens!) };
+  switch (r.mode) {
+    case "apiKey":
+      return apiKeyCredential(name, baseUrl, r.apiKey);
+    case "accessToken":
+      return { source: name, baseUrl, token: async () => bareToken(r.accessToken) };
+    case "refreshToken": {
+      const session = sharedSession({ baseUrl, ...insecure, credentials: { refreshToken: r.refreshToken } });
+      return { source: name, baseUrl, token: async () => (await session.accessToken(), session.tokens!) };
+    }
+    case "password": {
+      const session = sharedSession({ baseUrl, ...insecure, credentials: { username: r.username, password: r.password, ...(r.mfaToken ? { mfaToken: r.mfaToken } : {}) } });
+      return { source: name, baseUrl, token: async () => (await session.accessToken(), session.tokens!) };
+    }
+    default:
+      return undefined; // explicit fields name no profile or command
   }
-  if (c.username && c.password) {
-    const session = sharedSession({
-      baseUrl,
-      ...insecure,
-      credentials: { username: c.username, password: c.password, ...(c.mfaToken ? { mfaToken: c.mfaToken } : {}) },
-    });
-    return { source: name, baseUrl, token: async () => (await session.accessToken(), session.tokens!) };
-  }
-  return undefined;
 }
 
 /** Credentials given as options (first in the default chain). */

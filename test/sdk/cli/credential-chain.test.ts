@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../../sdk";
+import { fromEnvironment, resolveCredentials } from "../../../sdk/credentials/resolve";
 import { _assertNoSecrets, _rejects } from "../../support/helpers";
 import { _cli as cli } from "./_cli";
 
@@ -71,6 +72,17 @@ describe("dns-account: flags beat the environment, adopted tokens are forgotten,
       assert.equal(r.code, 1, command);
       assert.match(r.stderr, /No profile "nope" in .*\(named by DNS_ACCOUNT_PROFILE\): run dns-account login --profile nope/, command);
     }
+  });
+
+  it("one resolution: the CLI refuses what the provider refuses (a password and a refresh token together, a password without a username)", async () => {
+    const both = await run(["token"], { ...fresh(), DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password, DNS_ACCOUNT_REFRESH_TOKEN: "r" });
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /Set either password or refreshToken \(in the environment\), not both/);
+    const partial = await run(["env"], { ...fresh(), DNS_ACCOUNT_PASSWORD: USER.password });
+    assert.equal(partial.code, 1);
+    assert.match(partial.stderr, /A password needs a username \(DNS_ACCOUNT_USERNAME\)/);
+    const provider = resolveCredentials([["environment", fromEnvironment({ DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password, DNS_ACCOUNT_REFRESH_TOKEN: "r" })]]);
+    assert.match((provider as { reason: string }).reason, /Set either password or refreshToken \(in environment\), not both/);
   });
 
   it("token and env agree on the active credential: an API key in the environment beats a stored profile", async () => {

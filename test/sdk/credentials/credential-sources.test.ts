@@ -99,8 +99,12 @@ describe("credential sources", () => {
       DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV: "VAULT_ADDR, DNS_ACCOUNT_PASSWORD, PULUMI_CONFIG",
       DNS_ACCOUNT_CREDENTIAL_COMMAND: `env > ${JSON.stringify(seen)}; echo '{"accessToken":"cmd"}'`,
     };
-    // Through the default chain (an empty store): a password without a username is not an environment credential.
-    const credential = await resolveCredential(defaultCredentialChain({ env, store: new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-empty-")) }) }));
+    // In the default chain, a password without a username is an error, as for the provider (one resolution).
+    const partial = await _rejects(resolveCredential(defaultCredentialChain({ env, store: new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-empty-")) }) })));
+    assert.ok(partial instanceof NoCredentialsError);
+    assert.match(partial.message, /A password needs a username \(DNS_ACCOUNT_USERNAME\)/);
+    assert.ok(!partial.message.includes(secrets.DNS_ACCOUNT_PASSWORD));
+    const credential = (await commandSource({ env }).load())!;
     assert.equal(credential.source, "command");
     assert.equal((await credential.token()).accessToken, "cmd");
     const passed = Object.fromEntries(readFileSync(seen, "utf8").trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
