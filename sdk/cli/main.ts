@@ -235,4 +235,12 @@ export function run(argv: string[]): Promise<void> {
   );
 }
 
-if (require.main === module) void run(process.argv.slice(2));
+if (require.main === module) {
+  // A reader that stops early (`dns-account logs | head`) closes the pipe: end quietly, as gh and kubectl
+  // do, instead of crashing with a stack trace on the next write.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+  void run(process.argv.slice(2));
+}

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../../emulator";
 import { type Client, createClient } from "../../../../sdk";
-import { _assertNoSecrets } from "../../../support/helpers";
-import { _cli as cli } from "../_cli";
+import { _assertNoSecrets, _cleanEnv } from "../../../support/helpers";
+import { CLI, _cli as cli } from "../_cli";
 
 const USER = { username: "family@example.com", password: "pw-REPORT-6b1f0d3e" };
 const KEY = "key-REPORT-1a9c5e77";
@@ -151,6 +151,17 @@ describe("dns-account status, devices, servers, logs, stats, --debug, env --shel
     assert.match((await run(["env", "--shell", "fish"], e)).stdout, /^set -gx DNS_ACCOUNT_API_KEY 'key-REPORT-1a9c5e77';$/m);
     assert.match((await run(["env", "--shell", "powershell"], e)).stdout, /^\$env:DNS_ACCOUNT_API_KEY = 'key-REPORT-1a9c5e77'$/m);
     assert.equal((await run(["env", "--shell", "tcsh"], e)).code, 2);
+  });
+
+  it("a reader that closes the pipe early (| head) ends the command quietly, without a stack trace", async () => {
+    const child = spawn(process.execPath, [CLI, "status"], { env: _cleanEnv({ ...env, DNS_ACCOUNT_API_KEY: KEY }), stdio: ["ignore", "pipe", "pipe"] });
+    // Closed before the command has written anything: every write it makes meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
+    assert.equal(stderr, "", "no EPIPE stack trace");
+    assert.equal(code, 0);
   });
 
   it("every new command has help", async () => {
