@@ -3,7 +3,7 @@ import type { Credentials } from "../schema/types.generated";
 import { sharedClient } from "../../sdk/client/shared-session";
 import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
-import { type CredentialFields, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
+import { type CredentialFields, type CredentialProblem, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
 import { revokeAtExit } from "./exit-revocation";
 import { type Failure, insecureOf, type ProviderContext } from "./lifecycle";
 import { containsUnknown, isUnknown } from "./unknown";
@@ -46,20 +46,18 @@ export async function accountClient(ctx: ProviderContext, credentials: ResourceC
 /** The resource's credentials, then stack config, then the environment; "no credentials" blames `credentials`. */
 function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefined): ReturnType<typeof resolveCredentials> {
   const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
-  const r = resolveCredentials(
+  return resolveCredentials(
     [
       ["args", args],
       ["config", ctx.config],
       ["environment", fromEnvironment()],
     ],
-    { apiKey: true, accessToken: true, defaultProfile: true },
+    { apiKey: true, accessToken: true, defaultProfile: true, none: NO_CREDENTIALS },
   );
-  if (!isProblem(r) && r.mode === "profile" && r.none) return { ...r, none: NO_CREDENTIALS };
-  return isProblem(r) && r.property === "password" ? NO_CREDENTIALS : r;
 }
 
 /** What an account resource accepts, in the order it looks (not the arguments of a Token). */
-const NO_CREDENTIALS = {
+const NO_CREDENTIALS: CredentialProblem = {
   property: "credentials",
   reason:
     "No credentials: give the resource credentials ({ apiKey } or a Token's { baseUrl, refreshToken }), or configure the provider " +

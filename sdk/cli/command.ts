@@ -77,3 +77,20 @@ export async function cliClient(v: Values): Promise<import("../client/client").C
   const set = await credential.token();
   return createClient({ baseUrl: set.baseUrl ?? credential.baseUrl, credentials: set, ...insecure(v) });
 }
+
+/**
+ * Runs `fn` with a client for the active credential ({@link cliClient}) and closes the client after.
+ *
+ * @example
+ * ```ts
+ * await withClient(v, async (client) => out(table(await client.devices.list())));
+ * ```
+ */
+export async function withClient<T>(v: Values, fn: (client: import("../client/client").Client) => Promise<T>): Promise<T> {
+  const client = await cliClient(v);
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -4,6 +4,9 @@
  */
 import { UsageError, type Values } from "./command";
 
+/** The options of a time range, for commands that read one. */
+export const rangeOptions = { since: { type: "string" }, from: { type: "string" }, to: { type: "string" } } as const;
+
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** `1h`, `30m`, `7d`, `2w`, `45s` in milliseconds; undefined when it is not a duration. */

@@ -82,9 +82,11 @@ function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, cl
  */
 function explicit(name: SourceName, c: ExplicitCredentials): Credential | undefined {
   const { NONE, isProblem, resolveCredentials } = require("./resolve") as typeof import("./resolve");
-  const r = resolveCredentials([[name === "options" ? "args" : "environment", c]], { apiKey: true, accessToken: true });
+  const options = name === "options";
+  const words = { source: () => (options ? "in the options" : "in the environment"), username: options ? "username" : "DNS_ACCOUNT_USERNAME" };
+  const r = resolveCredentials([[options ? "args" : "environment", c]], { apiKey: true, accessToken: true, words });
   if (r === NONE) return undefined;
-  if (isProblem(r)) throw new NoCredentialsError(`${r.reason.replace("(args, dns-account:username or DNS_ACCOUNT_USERNAME)", name === "options" ? "(username)" : "(DNS_ACCOUNT_USERNAME)").replace(`(in ${name === "options" ? "args" : "environment"})`, name === "options" ? "(in the options)" : "(in the environment)")}`);
+  if (isProblem(r)) throw new NoCredentialsError(r.reason);
   const baseUrl = r.baseUrl ?? DEFAULT_BASE_URL;
   const insecure = c.allowInsecureHttp ? { allowInsecureHttp: true } : {};
   switch (r.mode) {

@@ -105,7 +105,21 @@ export interface ResolveOptions {
    * credential command, the same for the CLI and the provider.
    */
   defaultProfile?: boolean;
+  /** The problem to report when there are no credentials at all (default {@link NONE}: a Token's terms). */
+  none?: CredentialProblem;
+  /** How messages name the places a field comes from (default: the Pulumi side's words). */
+  words?: {
+    /** Where a source is, in "Set either password or refreshToken (…), not both". */
+    source(kind: CredentialSource): string;
+    /** Where a username can be given, in "A password needs a username (…)". */
+    username: string;
+  };
 }
+
+const PULUMI_WORDS: NonNullable<ResolveOptions["words"]> = {
+  source: (kind) => `in ${kind}`,
+  username: "args, dns-account:username or DNS_ACCOUNT_USERNAME",
+};
 
 /** The problem "no credentials at all" (compare by identity). */
 export const NONE: CredentialProblem = {
@@ -134,13 +148,15 @@ export function resolveCredentials(sources: readonly [CredentialSource, Credenti
   const explicitBaseUrl = first("baseUrl");
   const baseUrl = explicitBaseUrl ?? DEFAULT_BASE_URL;
   const at = explicitBaseUrl ? { baseUrl: explicitBaseUrl } : {};
+  const none = options.none ?? NONE;
+  const words = options.words ?? PULUMI_WORDS;
   const implicitDefault = (fallback?: ResolvedCredentials): ResolvedCredentials => ({
     mode: "profile",
     profile: "default",
     source: "profile",
     implicit: true,
     ...at,
-    ...(fallback ? { fallback } : { none: NONE }),
+    ...(fallback ? { fallback } : { none }),
   });
   for (const [source, s] of sources) {
     // An API key needs no login: where keys are accepted (API clients), a source's key comes first.
@@ -149,7 +165,7 @@ export function resolveCredentials(sources: readonly [CredentialSource, Credenti
     const hasPassword = present(s.password);
     const hasRefresh = present(s.refreshToken);
     if (hasPassword && hasRefresh) {
-      return { property: "refreshToken", reason: `Set either password or refreshToken (in ${source}), not both` };
+      return { property: "refreshToken", reason: `Set either password or refreshToken (${words.source(source)}), not both` };
     }
     if (hasRefresh) {
       const username = first("username");
@@ -158,7 +174,7 @@ export function resolveCredentials(sources: readonly [CredentialSource, Credenti
     if (hasPassword) {
       const username = first("username");
       if (!username) {
-        return { property: "username", reason: "A password needs a username (args, dns-account:username or DNS_ACCOUNT_USERNAME)" };
+        return { property: "username", reason: `A password needs a username (${words.username})` };
       }
       const mfaToken = first("mfaToken");
       return { mode: "password", baseUrl, username, password: s.password!, ...(mfaToken ? { mfaToken } : {}), source };
@@ -170,7 +186,7 @@ export function resolveCredentials(sources: readonly [CredentialSource, Credenti
       return options.defaultProfile && source === "environment" ? implicitDefault(command) : command;
     }
   }
-  return options.defaultProfile ? implicitDefault() : NONE;
+  return options.defaultProfile ? implicitDefault() : none;
 }
 
 /** True when resolution failed. */

@@ -1,5 +1,5 @@
 /** `dns-account export`: the account's DNS servers, devices and dedicated IPv4 addresses as code. */
-import { type Command, cliClient, insecureOption, out, profileOption, UsageError } from "../command";
+import { type Command, insecureOption, out, profileOption, UsageError, withClient } from "../command";
 
 export const exportCommand: Command = {
   summary: "Print the account as a Pulumi bulk-import file (pulumi import --file), or as a TypeScript program",
@@ -17,14 +17,11 @@ Names come from the objects' names (letters, digits, _ . -), made unique (phone,
   async run(v) {
     const format = (v.format as string | undefined) ?? "import";
     if (format !== "import" && format !== "typescript") throw new UsageError("--format must be import or typescript");
-    const client = await cliClient(v);
-    try {
+    await withClient(v, async (client) => {
       const { bulkImportFile, exportAccount, typescriptProgram } = require("../../../provider/export") as typeof import("../../../provider/export");
       const resources = await exportAccount(client);
       const text = format === "import" ? bulkImportFile(resources) : typescriptProgram(resources);
       out(text.replace(/\n$/, ""));
-    } finally {
-      await client.close();
-    }
+    });
   },
 };

@@ -1,5 +1,5 @@
 /** `dns-account devices` and `dns-account servers`: ids and names, for `adopt` and `--device`. */
-import { type Command, cliClient, insecureOption, out, profileOption } from "../command";
+import { type Command, insecureOption, out, profileOption, withClient } from "../command";
 import { table } from "../report";
 
 const common = { ...profileOption, ...insecureOption, json: { type: "boolean" as const } };
@@ -12,15 +12,12 @@ Lists every device (credentials as for dns-account token): the ids are what a De
 DedicatedIpv4's deviceId and dns-account logs --device take. --json prints the service's objects.`,
   options: common,
   async run(v) {
-    const client = await cliClient(v);
-    try {
+    await withClient(v, async (client) => {
       const [list, servers] = await Promise.all([client.devices.list(), client.dnsServers.list()]);
       if (v.json) return void out(JSON.stringify(list, null, 2));
       const serverName = new Map(servers.map((s) => [s.id, s.name]));
       out(table([["ID", "NAME", "TYPE", "DNS SERVER"], ...list.map((d) => [d.id, d.name, d.device_type, serverName.get(d.dns_server_id) ?? d.dns_server_id])]));
-    } finally {
-      await client.close();
-    }
+    });
   },
 };
 
@@ -32,13 +29,10 @@ Lists every DNS server (credentials as for dns-account token): the ids are what 
 and a Device's dnsServerId take. --json prints the service's objects.`,
   options: common,
   async run(v) {
-    const client = await cliClient(v);
-    try {
+    await withClient(v, async (client) => {
       const list = await client.dnsServers.list();
       if (v.json) return void out(JSON.stringify(list, null, 2));
       out(table([["ID", "NAME", "DEFAULT", "DEVICES"], ...list.map((s) => [s.id, s.name, s.default ? "yes" : "", s.devices_count])]));
-    } finally {
-      await client.close();
-    }
+    });
   },
 };

@@ -1,6 +1,6 @@
 /** `dns-account logs`: the query log over a time range, as a table or JSON, following the v2 cursors. */
-import { type Command, cliClient, insecureOption, note, out, profileOption, UsageError } from "../command";
-import { limitOf, shortTime, table, timeRange } from "../report";
+import { type Command, type cliClient, insecureOption, note, out, profileOption, UsageError, withClient } from "../command";
+import { limitOf, rangeOptions, shortTime, table, timeRange } from "../report";
 
 /** A device given by id or by name (exactly one device of that name). */
 export async function deviceIds(client: Awaited<ReturnType<typeof cliClient>>, wanted: string): Promise<{ ids: string[]; names: Map<string, string> }> {
@@ -30,9 +30,7 @@ Prints the newest queries first (credentials as for dns-account token):
   options: {
     ...profileOption,
     ...insecureOption,
-    since: { type: "string" },
-    from: { type: "string" },
-    to: { type: "string" },
+    ...rangeOptions,
     device: { type: "string" },
     blocked: { type: "boolean" },
     search: { type: "string" },
@@ -42,8 +40,7 @@ Prints the newest queries first (credentials as for dns-account token):
   async run(v) {
     const range = timeRange(v, Date.now(), "1h");
     const limit = limitOf(v, 50, 100_000);
-    const client = await cliClient(v);
-    try {
+    await withClient(v, async (client) => {
       const devices = v.device !== undefined ? await deviceIds(client, v.device as string) : undefined;
       const names = devices?.names ?? new Map((await client.devices.list()).map((d) => [d.id, d.name]));
       const params = {
@@ -76,8 +73,6 @@ Prints the newest queries first (credentials as for dns-account token):
           ]),
         ]),
       );
-    } finally {
-      await client.close();
-    }
+    });
   },
 };

@@ -1,6 +1,6 @@
 /** `dns-account stats`: top domains, devices, countries or companies over a range; table or --json. */
-import { type Command, cliClient, insecureOption, out, profileOption, UsageError } from "../command";
-import { limitOf, table, timeRange } from "../report";
+import { type Command, insecureOption, out, profileOption, UsageError, withClient } from "../command";
+import { limitOf, rangeOptions, table, timeRange } from "../report";
 
 const BY = ["domains", "devices", "countries", "companies"] as const;
 type By = (typeof BY)[number];
@@ -21,9 +21,7 @@ Ranks the queries of a range (credentials as for dns-account token):
     ...insecureOption,
     by: { type: "string" },
     blocked: { type: "boolean" },
-    since: { type: "string" },
-    from: { type: "string" },
-    to: { type: "string" },
+    ...rangeOptions,
     limit: { type: "string" },
     json: { type: "boolean" },
   },
@@ -32,8 +30,7 @@ Ranks the queries of a range (credentials as for dns-account token):
     if (!BY.includes(by)) throw new UsageError(`--by must be one of ${BY.join(", ")}`);
     const range = timeRange(v, Date.now(), "24h");
     const limit = limitOf(v, 10, 1000);
-    const client = await cliClient(v);
-    try {
+    await withClient(v, async (client) => {
       // Ranking by blocked reads the service's largest page and re-ranks it.
       const params = { time_from_millis: range.from, time_to_millis: range.to, limit: v.blocked ? 1000 : limit };
       type Row = { name: string; queries: number; blocked: number; companies: number };
@@ -51,8 +48,6 @@ Ranks the queries of a range (credentials as for dns-account token):
       if (v.json) return void out(JSON.stringify(rows, null, 2));
       const label = { domains: "DOMAIN", devices: "DEVICE", countries: "COUNTRY", companies: "COMPANY" }[by];
       out(table([[label, "QUERIES", "BLOCKED", "COMPANIES"], ...rows.map((r) => [r.name, r.queries, r.blocked, r.companies])]));
-    } finally {
-      await client.close();
-    }
+    });
   },
 };

@@ -89,7 +89,7 @@ export function _grpcPieces(pulumiDir: string): Record<string, any> {
  * ```
  */
 export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
-  const { grpc, services, messages, status, Struct } = _grpcPieces(pulumiDir);
+  const { grpc, services, messages, status, empty, Struct } = _grpcPieces(pulumiDir);
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = <T>(method: string, request: unknown): Promise<T> =>
     new Promise((resolve, reject) => {
@@ -148,7 +148,6 @@ export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
       return (await call<any>("getSchema", r)).getSchema();
     },
     async getPluginInfo() {
-      const { empty } = _grpcPieces(pulumiDir);
       return (await call<any>("getPluginInfo", new empty.Empty())).getVersion();
     },
     async check(urn, olds, news) {
