@@ -13,6 +13,16 @@ export async function deviceIds(client: Awaited<ReturnType<typeof cliClient>>, w
   return { ids: [byName[0]!.id], names };
 }
 
+/**
+ * How many pages `--limit` may take: ten times the pages the limit needs at the asked page size, so a
+ * server that caps its pages below the size asked still gives the whole result, while one that sends a
+ * query or two a page cannot make a small limit cost thousands of requests (e.g. `pageBudget(1500, 1000)`
+ * is 20, `pageBudget(50, 50)` is 10).
+ */
+export function pageBudget(limit: number, pageSize: number): number {
+  return 10 * Math.ceil(limit / pageSize);
+}
+
 export const logs: Command = {
   summary: "Show the query log: time range, device, blocked only, domain search; table or --json",
   usage: `Usage: dns-account logs [--since 1h | --from T [--to T]] [--device NAME|ID] [--blocked]
@@ -24,8 +34,9 @@ Prints the newest queries first (credentials as for dns-account token):
   --device X        one device, by id or by name (dns-account devices lists them)
   --blocked         only blocked queries
   --search DOMAIN   only queries for domains containing DOMAIN
-  --limit N         at most N queries (default 50, up to 100000), read page by page with the v2 cursors;
-                    progress goes to stderr while it pages
+  --limit N         at most N queries (default 50, up to 100000), read page by page with the v2 cursors
+                    (pages of up to 1000; an empty page ends the log; at most ten times the pages N
+                    needs); progress goes to stderr while it pages
   --json            the service's query-log items, as one JSON array`,
   options: {
     ...profileOption,
@@ -52,12 +63,19 @@ Prints the newest queries first (credentials as for dns-account token):
         ...(v.search !== undefined ? { search: v.search as string } : {}),
       };
       const items: Awaited<ReturnType<typeof client.queryLog.get>>["items"] = [];
+      const budget = pageBudget(limit, params.limit);
       let pages = 0;
       for await (const page of client.queryLog.pages(params)) {
         items.push(...page.items.slice(0, limit - items.length));
         pages++;
         if (pages > 1) note(`logs: ${items.length} queries read (page ${pages})…`);
-        if (items.length >= limit) break;
+        // An empty page ends the log, whatever cursor comes with it: a server that keeps sending empty
+        // pages with fresh cursors would otherwise be followed for thousands of requests.
+        if (items.length >= limit || page.items.length === 0) break;
+        if (pages >= budget) {
+          note(`logs: stopped after ${pages} pages with ${items.length} of ${limit} queries: the server's pages hold far fewer than the ${params.limit} asked`);
+          break;
+        }
       }
       if (v.json) return void out(JSON.stringify(items, null, 2));
       if (items.length === 0) return void note("No queries in that range.");
