@@ -3,7 +3,8 @@
  * and a reader of rules files. agtree 2.x: it is CommonJS and runs on Node 18 and newer, which fits this
  * package's `engines` (>=20.18); 3.x and 4.x are ESM-only and declare Node 22.
  */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { ConfigError } from "../../sdk/errors";
 import type { Failure } from "../shared/lifecycle";
 
 /** The largest rules file {@link rulesFromFile} reads (the service's own limits are far below it). */
@@ -45,15 +46,57 @@ export function checkRules(rules: readonly unknown[], path: string, isUnknown: (
  * Reads a rules file: one rule a line, blank lines and comments (`! …`, or `# …` as in hosts files)
  * skipped, trailing spaces and `\r` removed. For `settings.userRules.rules`.
  *
+ * Only a regular file is read, and at most {@link MAX_RULES_FILE_BYTES} of it, counted while reading (a
+ * `/proc` file says it is empty): a FIFO, a device or a socket (`/dev/stdin`, `/dev/zero`) is refused
+ * without waiting for a writer, as is a larger file. Both are a `ConfigError` (`invalid_config`) whose
+ * `field` is `path`.
+ *
  * @example
  * ```ts
  * new DnsServer("home", { name: "Home", settings: { userRules: { rules: rulesFromFile("rules.txt") } } });
  * ```
  */
 export function rulesFromFile(path: string): string[] {
-  if (statSync(path).size > MAX_RULES_FILE_BYTES) throw new Error(`${path} is larger than ${MAX_RULES_FILE_BYTES} bytes`);
-  return readFileSync(path, "utf8")
+  return readRulesText(path)
     .split("\n")
     .map((line) => line.replace(/\s+$/, ""))
     .filter((line) => line.trim() !== "" && !/^\s*!/.test(line) && !/^\s*#(?![#@$%?])/.test(line));
+}
+
+/** What a file that is not a regular one is, for the message. */
+function kindOf(stats: Stats): string {
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isDirectory()) return "a folder";
+  return "not a regular file";
+}
+
+// The file's path is the program's own (never a secret), and a program may read several: it is named.
+function readRulesText(path: string): string {
+  // O_NONBLOCK: opening a FIFO that has no writer returns at once instead of waiting forever; the opened
+  // file is then checked (fstat of the descriptor, so nothing can be swapped in between).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      throw new ConfigError(`rulesFromFile: "path" must be a regular file, and ${path} is ${kindOf(stats)}`, { field: "path" });
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_RULES_FILE_BYTES) {
+        throw new ConfigError(`rulesFromFile: ${path} holds more than ${MAX_RULES_FILE_BYTES} bytes, the most it reads`, { field: "path" });
+      }
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
