@@ -29,8 +29,10 @@ const PASSED = new Set([
   "SYSTEMROOT", "SystemRoot", "COMSPEC", "ComSpec", "PATHEXT", "WINDIR", "windir", "USERPROFILE", "APPDATA", "LOCALAPPDATA",
   "DNS_ACCOUNT_PROFILE", "DNS_ACCOUNT_BASE_URL", "DNS_ACCOUNT_USERNAME", "DNS_ACCOUNT_CONFIG_DIR",
 ]);
-// Never passed, even when named in DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV.
-const NEVER = /^(DNS_ACCOUNT_(PASSWORD|MFA_TOKEN|REFRESH_TOKEN|ACCESS_TOKEN)|PULUMI_.*)$/i;
+// Never passed, even when named in DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV: every secret the package reads
+// from the environment (DNS_ACCOUNT_PASSWORD, _MFA_TOKEN, _REFRESH_TOKEN, _ACCESS_TOKEN, _API_KEY), any
+// later DNS_ACCOUNT_ variable whose name says it holds a secret, and every PULUMI_ variable.
+const NEVER = /^(DNS_ACCOUNT_\w*(PASSWORD|TOKEN|KEY|SECRET)\w*|PULUMI_.*)$/i;
 
 /**
  * The environment a credential command gets: the variables it needs to run ({@link PASSED}: PATH, HOME,
