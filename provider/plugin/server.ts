@@ -179,7 +179,7 @@ export async function serve(engineAddress: string | undefined): Promise<{ port: 
     create: handle(async (req) => {
       const type = typeOf(req);
       const { value: news, secretKeys } = unwrap(fromStruct(req.getProperties()));
-      const secrets = new Set([...secretOutputs(type), ...secretKeys]);
+      const secrets = new Set([...secretProperties(type), ...secretKeys]);
       const res = new messages.CreateResponse();
       // A preview creates nothing: the outputs are the inputs (the rest unknown to the engine).
       if (req.getPreview()) {
@@ -209,18 +209,20 @@ export async function serve(engineAddress: string | undefined): Promise<{ port: 
       }
       const result = await lifecycle(type).read(ctx(), req.getId(), props.value);
       if (result.id === undefined) return res; // gone: no id
-      const secrets = new Set([...secretOutputs(type), ...props.secretKeys]);
+      const secrets = new Set([...secretProperties(type), ...props.secretKeys]);
       res.setId(result.id);
       res.setProperties(toStruct(wire((result.props ?? {}) as object, secrets)));
-      if (result.inputs !== undefined) res.setInputs(toStruct(wire(result.inputs as object, new Set([...secretInputs(type), ...props.secretKeys]))));
-      else if (Object.keys(oldInputs).length > 0) res.setInputs(req.getInputs());
+      const inputs = result.inputs !== undefined ? { value: result.inputs as Json, secretKeys: props.secretKeys } : unwrap(oldInputs);
+      if (result.inputs !== undefined || Object.keys(oldInputs).length > 0) {
+        res.setInputs(toStruct(wire(inputs.value, new Set([...secretInputs(type), ...inputs.secretKeys]))));
+      }
       return res;
     }),
     update: handle(async (req) => {
       const type = typeOf(req);
       const olds = unwrap(fromStruct(req.getOlds()));
       const news = unwrap(fromStruct(req.getNews()));
-      const secrets = new Set([...secretOutputs(type), ...olds.secretKeys, ...news.secretKeys]);
+      const secrets = new Set([...secretProperties(type), ...olds.secretKeys, ...news.secretKeys]);
       const res = new messages.UpdateResponse();
       if (req.getPreview()) {
         res.setProperties(toStruct(wire({ ...olds.value, ...news.value }, secrets)));
@@ -261,6 +263,16 @@ export async function serve(engineAddress: string | undefined): Promise<{ port: 
         server.tryShutdown(() => resolve());
       }),
   };
+}
+
+/**
+ * The properties of `type` that go back as secrets whatever the engine sent: its secret outputs, and its
+ * secret inputs too, which a preview (and a state carrying inputs) echoes as properties. An engine that
+ * sends a secret input unwrapped (an older engine, a program that forgot `pulumi.secret`) gets it back
+ * wrapped, never in plain.
+ */
+function secretProperties(type: string): Set<string> {
+  return new Set([...secretOutputs(type), ...secretInputs(type)]);
 }
 
 /** A gRPC error for `err`: its message (never a secret: the package's errors name fields, not values); a partial create's state in ErrorResourceInitFailed. */
