@@ -7,8 +7,7 @@ import type { Client } from "../../sdk/client/client";
 import { accountClient } from "../shared/account-client";
 import type { ProviderContext } from "../shared/lifecycle";
 import type { Credentials } from "../schema/types.generated";
-import { project, schema } from "./schema";
-import { camelKeys } from "./values";
+import { camelKeys, project, schema } from "../schema/shape";
 
 type Read = (client: Client) => Promise<Record<string, unknown>>;
 

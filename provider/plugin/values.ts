@@ -70,10 +70,3 @@ export function wire(props: object, secrets: ReadonlySet<string>): Json {
   }
   return out;
 }
-
-/** `filter_id` → `filterId`, at every depth of plain objects (keys of arrays' objects included). */
-export function camelKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(camelKeys);
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), camelKeys(x)]));
-  return v;
-}
