@@ -33,7 +33,6 @@ export { DedicatedIpv4 } from "./dedicated-ipv4/dedicated-ipv4";
 export * from "./schema/types.generated";
 export type { ResourceCredentials } from "./shared/account-client";
 export {
-  type CredentialInputs,
   getAccountLimits,
   getAccountLimitsOutput,
   getFilterLists,
@@ -42,6 +41,8 @@ export {
   getParentalControlCategoriesOutput,
   getWebServices,
   getWebServicesOutput,
+  type LookupArgs,
+  type LookupOutputArgs,
 } from "./lookups";
 export { type CredentialArgs, getAccessToken, getClient } from "./program";
 export { CONFIG_KEYS, ENV_KEYS } from "./credentials";

@@ -7,9 +7,9 @@ import { DedicatedIpv4, Device, DnsServer, getFilterLists, rulesFromFile } from 
 const rules = rulesFromFile(path.join(__dirname, "rules.txt"));
 
 // Two filter lists: the service's main list and its first security list (looked up, not guessed).
-const filterListIds = getFilterLists().then((lists) => [
+const filterListIds = getFilterLists().then(({ filterLists }) => [
   "adguard_dns_filter",
-  ...lists.filter((l) => l.tags.includes("purpose:security")).slice(0, 1).map((l) => l.filter_id),
+  ...filterLists.filter((l) => l.tags.includes("purpose:security")).slice(0, 1).map((l) => l.filterId),
 ]);
 
 const home = new DnsServer("home", {

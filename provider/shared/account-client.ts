@@ -18,7 +18,8 @@ export type ResourceCredentials = Credentials;
 /**
  * The API client of an account resource: its `credentials` input, then stack config, then the
  * environment (profiles and credential commands included). One shared session per process and
- * credential, so an `up` of many resources logs in once.
+ * credential, so an `up` of many resources logs in once. `none` is the problem reported when there
+ * are no credentials anywhere (default: in an account resource's words).
  *
  * @example
  * ```ts
@@ -26,8 +27,8 @@ export type ResourceCredentials = Credentials;
  * const server = await client.dnsServers.get(id);
  * ```
  */
-export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined): Promise<Client> {
-  const r = resolve(ctx, credentials);
+export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): Promise<Client> {
+  const r = resolve(ctx, credentials, none);
   if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
   const u = await usableCredentials(r);
   if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey, ...insecureOf(ctx) });
@@ -43,8 +44,8 @@ export async function accountClient(ctx: ProviderContext, credentials: ResourceC
   return client;
 }
 
-/** The resource's credentials, then stack config, then the environment; "no credentials" blames `credentials`. */
-function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefined): ReturnType<typeof resolveCredentials> {
+/** The resource's credentials, then stack config, then the environment; "no credentials" is `none` (it blames `credentials`). */
+function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): ReturnType<typeof resolveCredentials> {
   const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
   return resolveCredentials(
     [
@@ -52,7 +53,7 @@ function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefi
       ["config", ctx.config],
       ["environment", fromEnvironment()],
     ],
-    { apiKey: true, accessToken: true, defaultProfile: true, none: NO_CREDENTIALS },
+    { apiKey: true, accessToken: true, defaultProfile: true, none },
   );
 }
 

@@ -32,8 +32,8 @@ export function describe(set: TokenSet, device: ServiceDevice): string {
 // Inputs compose (issue 18 §2): the README's own credentials pattern, looked-up ids inside settings,
 // Outputs at any depth, typed enums, the getXOutput lookups.
 const credentials = { baseUrl: token.baseUrl, refreshToken: token.refreshToken };
-const lists = getFilterListsOutput(credentials).apply((ls) => ls.map((l) => l.filter_id));
-const tiktok = getWebServicesOutput().apply((ss) => ss.find((s) => s.name === "TikTok")?.id ?? "tiktok");
+const lists = getFilterListsOutput({ credentials }).apply((r) => r.filterLists.map((l) => l.filterId));
+const tiktok = getWebServicesOutput().webServices.apply((ss) => ss.find((s) => s.name === "TikTok")?.id ?? "tiktok");
 const home = new DnsServer("home", {
   name: pulumi.output("Home"),
   credentials,
@@ -53,8 +53,8 @@ const fridge: DeviceType = "FRIDGE";
 const router = new Device("router", { name: "Router", deviceType: kind, dnsServerId: home.serverId, credentials: { apiKey: pulumi.secret("k") } });
 new DedicatedIpv4("ip", { deviceId: router.deviceId });
 export const doh = router.dnsAddresses.apply((a) => a.dnsOverHttpsUrl);
-export const limits = getAccountLimitsOutput({ baseUrl: token.baseUrl }).devices.used;
-export const categories = getParentalControlCategoriesOutput().apply((cs) => cs.length);
+export const limits = getAccountLimitsOutput({ credentials }).devices.used;
+export const categories = getParentalControlCategoriesOutput().categories.apply((cs) => cs.length);
 export const values = [mode, fridge, DeviceTypeValues.length];
 `;
 

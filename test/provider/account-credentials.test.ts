@@ -118,7 +118,7 @@ Promise.all([settle(s.id), settle(d.id), settle(i.id)]).then(() => {
       `const { getFilterLists, getWebServices, getParentalControlCategories, getAccountLimits } = require("pulumi-dns-account");
 (async () => {
   const [lists, services, categories, limits] = await Promise.all([getFilterLists(), getWebServices(), getParentalControlCategories(), getAccountLimits()]);
-  console.log(JSON.stringify({ lists: lists.map((l) => l.filter_id), services: services.length, categories: categories.length, devices: limits.devices }));
+  console.log(JSON.stringify({ lists: lists.filterLists.map((l) => l.filterId), services: services.webServices.length, categories: categories.categories.length, devices: limits.devices }));
 })();`,
       { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_API_KEY: API_KEY },
     );
