@@ -12,6 +12,7 @@
 export {
   DEFAULT_API_KEYS,
   DEFAULT_CLIENTS,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
   DEFAULT_USERS,
   type Emulator,
   type EmulatorApiKey,

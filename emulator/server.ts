@@ -71,6 +71,18 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
+/**
+ * Default access-token lifetime of the password and refresh grants, in seconds: about 30 days, as the
+ * service issues them (its own examples show 2,620,978), varying per response so clients read
+ * `expires_in` instead of assuming it.
+ */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = { min: 2_592_000, max: 2_635_200 } as const;
+
+/** One draw of the default lifetime. */
+function defaultTokenLifetime(): number {
+  return DEFAULT_TOKEN_LIFETIME_SECONDS.min + randomInt(DEFAULT_TOKEN_LIFETIME_SECONDS.max - DEFAULT_TOKEN_LIFETIME_SECONDS.min + 1);
+}
+
 /** Paths of the emulator's OpenAPI document: 1.15's and the seed's. */
 const DOCUMENT_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"];
 
@@ -91,7 +103,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = new TokenStore([...(options.users ?? DEFAULT_USERS)], now, options.apiKeys ?? DEFAULT_API_KEYS);
   const faults = new FaultQueue(options.random);
   const requests: RecordedRequest[] = [];
-  let lifetime: number | (() => number) = options.tokenLifetimeSeconds ?? (() => 3300 + randomInt(600));
+  let lifetime: number | (() => number) = options.tokenLifetimeSeconds ?? defaultTokenLifetime;
   const stats: EmulatorStats = {
     requests: 0, tokenCalls: 0, passwordGrants: 0, refreshGrants: 0, codeGrants: 0, revokeCalls: 0, authorizeCalls: 0, apiCalls: 0, apiKeyCalls: 0, connections: 0,
   };

@@ -26,7 +26,10 @@ export interface EmulatorOptions {
   clients?: readonly EmulatorClient[];
   /** API keys (`Authorization: ApiKey <key>`); default {@link DEFAULT_API_KEYS}. */
   apiKeys?: readonly EmulatorApiKey[];
-  /** Access-token lifetime in seconds, fixed or drawn per response. Default: 55 to 65 minutes, varying. */
+  /**
+   * Access-token lifetime in seconds, fixed or drawn per response. Default: about 30 days (2,592,000 to
+   * 2,635,200 s, varying), as the service's password and refresh grants issue them.
+   */
   tokenLifetimeSeconds?: number | (() => number);
   /**
    * `grant_type` rules of the token endpoint. Default (unset or `false`): as the service behaves, the
@@ -35,6 +38,11 @@ export interface EmulatorOptions {
    * for every grant, `grant_type` required.
    */
   requireGrantType?: boolean;
+  /**
+   * Status of a token request whose body is not `application/x-www-form-urlencoded` (JSON, say).
+   * Default 415 Unsupported Media Type, as the service answers; 400 is the emulator's answer before 0.3.
+   */
+  tokenMediaTypeStatus?: 400 | 415;
   /** Which revoke form is honoured; default `any`. */
   revokeReads?: RevokeReads;
   /**

@@ -13,7 +13,8 @@ export const emulator: Command = {
 Serves the Account API (1.15) on http://HOST:PORT (default 127.0.0.1:8787) until Ctrl-C.
   --port N              the port; 0 picks a free one (the URL line says which)
   --host H              the address to listen on (default 127.0.0.1)
-  --token-lifetime S    lifetime of access tokens in seconds (default 55-65 minutes, varying)
+  --token-lifetime S    lifetime of access tokens in seconds (default about 30 days, varying,
+                        as the service issues them; 3600 for an hour)
   --require-grant-type  refuse token requests without grant_type (the schema's rule); by default the
                         password and refresh grants are inferred, as the service does
   --quiet               print nothing but the URL (and no request log)
