@@ -62,6 +62,11 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Randomness for faults with a `probability` (seed it for repeatable tests); default Math.random. */
   random?: () => number;
+  /**
+   * Query-log items carry `dns_proto_type` (every item) and `response_country` (items that were
+   * answered), as the service's do; default true. `false` omits both, as a server that never sends them.
+   */
+  queryLogProtocolFields?: boolean;
   /** Seed of the synthetic traffic behind the query log and stats (same seed, same traffic); default 1. */
   trafficSeed?: number;
 }

@@ -104,7 +104,11 @@ export function statsRoutes(state: EmulatorState): Route[] {
       { page_cursor: encodeCursor(state.cursorKey, page.scope, page.offset), page_number: pageNumber, current: true },
       ...(navigation.next ? [{ ...navigation.next, current: false }] : []),
     ];
-    sendJson(ctx.res, 200, { items: items.map(({ parental: _p, ...item }) => item), pages });
+    const protocolFields = state.options.queryLogProtocolFields !== false;
+    const shown = items.map(({ parental: _p, dns_proto_type, response_country, ...item }) =>
+      protocolFields ? { ...item, ...(dns_proto_type !== undefined ? { dns_proto_type } : {}), ...(response_country !== undefined ? { response_country } : {}) } : item,
+    );
+    sendJson(ctx.res, 200, { items: shown, pages });
   }
 
   const S = "/oapi/v1/stats";
