@@ -27,3 +27,5 @@ export {
   startEmulator,
 } from "./server";
 export { openApiDocument } from "./openapi/document";
+export { type AccountSeed, type AccountSeedInput, parseSeed, SEED_VERSION } from "./seed/schema";
+export { accountSeedOf } from "./seed/export";
