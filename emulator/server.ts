@@ -222,14 +222,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (method !== "GET" && res.statusCode < 400) saveState();
   }
 
-  /** Writes every account to the state file, when there is one (after each change, and at start). */
-  function saveState(): void {
+  /**
+   * Writes every account to the state file, when there is one: at start (where a failure stops the
+   * start, so a wrong path is found at once) and after each change (where it is logged).
+   */
+  function saveState(atStart = false): void {
     if (options.stateFile === undefined) return;
     const state = { version: SEED_VERSION, accounts: accounts.entries().map(([username, account]) => seedOfAccount(username, account, accounts.extras(account))) };
     try {
       writeFileAtomic(options.stateFile, `${JSON.stringify(state)}\n`);
     } catch (err) {
-      options.log?.(`state: the state file could not be written (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+      const code = (err as NodeJS.ErrnoException).code ?? "error";
+      const label = options.optionNames?.stateFile ?? "stateFile";
+      if (atStart) throw new ConfigError(`${label}: the file cannot be written (${code})`, { field: label });
+      options.log?.(`${label}: the file could not be written (${code}); the change is not kept`);
     }
   }
 
@@ -273,6 +279,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   }
 
+  saveState(true);
   const server = createServer((req, res) => {
     if (options.log) {
       const path = (req.url ?? "/").split("?")[0];
@@ -292,7 +299,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
   });
-  saveState();
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const base = `http://${host}:${address.port}`;

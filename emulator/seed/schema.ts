@@ -9,9 +9,12 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { DEVICE_TYPES } from "../account/account";
 import { ConfigError } from "../../sdk/errors";
+import type { AccountSeed, AccountSeedInput, EmulatorStateFile } from "./types";
+
+export type { AccountSeed, AccountSeedInput, EmulatorStateFile, SeedDedicatedIpv4, SeedDevice, SeedDnsServer, SeedQueryLogItem } from "./types";
 
 /** The seed format's version; a file of another version is refused. */
-export const SEED_VERSION = 1;
+export const SEED_VERSION = 1 as const;
 
 // A DNS label, as the service's ids are (they name the device's DNS host).
 const id = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, "must be letters, digits and inner hyphens, at most 63");
@@ -125,10 +128,12 @@ const accountShape = z.strictObject({
   query_log_cleared_at_millis: z.number().optional(),
 });
 
-/** An account seed, as validated (defaults filled in). */
-export type AccountSeed = z.output<typeof accountShape>;
-/** An account seed as written (lists optional). */
-export type AccountSeedInput = z.input<typeof accountShape>;
+// The declared types are what the schema produces and takes (checked here, at compile time).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _output: Same<z.output<typeof accountShape>, AccountSeed> = true;
+const _input: [AccountSeedInput] extends [z.input<typeof accountShape>] ? true : false = true;
+void _output;
+void _input;
 
 const accountSeed = accountShape.superRefine(references);
 
@@ -142,8 +147,6 @@ const stateShape = z.strictObject({ version: z.literal(SEED_VERSION), accounts: 
   });
 });
 
-/** The state file, as validated. */
-export type EmulatorStateFile = z.output<typeof stateShape>;
 
 /** `a.b[2].c` from a zod path. */
 export function fieldPath(path: readonly PropertyKey[]): string {

@@ -144,6 +144,10 @@ describe("emulator: seeded accounts (--seed) and state kept across restarts (--s
     assert.ok(!lstatSync(link).isSymbolicLink());
     assert.equal(readFileSync(target, "utf8"), "keep me");
 
+    // A state file that cannot be written stops the start, saying so.
+    const nowhere = await _rejects(startEmulator({ stateFile: path.join(dir, "missing-dir", "state.json"), optionNames: { stateFile: "--state" } }));
+    assert.equal(nowhere.message, "--state: the file cannot be written (ENOENT)");
+
     // A failed rename (a directory in the way) leaves no temporary file.
     const blocked = path.join(dir, "blocked");
     mkdirSync(path.join(blocked, "state.json"), { recursive: true });
