@@ -2,7 +2,8 @@
 /**
  * `node dist/emulator/cli.js [--port N] …`: the same as `dns-account emulator`, kept as the emulator's
  * own entry point (one implementation). Options: --port (default 8787; 0 for any free port), --host,
- * --token-lifetime SECONDS, --require-grant-type, --quiet, --help.
+ * --token-lifetime SECONDS (default about 30 days, as the service), --require-grant-type, --seed FILE,
+ * --state FILE, --quiet, --help.
  */
 import { run } from "../sdk/cli/main";
 

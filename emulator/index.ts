@@ -12,6 +12,7 @@
 export {
   DEFAULT_API_KEYS,
   DEFAULT_CLIENTS,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
   DEFAULT_USERS,
   type Emulator,
   type EmulatorApiKey,
@@ -26,3 +27,5 @@ export {
   startEmulator,
 } from "./server";
 export { openApiDocument } from "./openapi/document";
+export { type AccountSeed, type AccountSeedInput, parseSeed, SEED_VERSION } from "./seed/schema";
+export { accountSeedOf } from "./seed/export";

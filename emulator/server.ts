@@ -8,14 +8,18 @@ import { TokenStore } from "./auth/tokens";
 import { deviceRoutes } from "./devices/routes";
 import { dnsServerRoutes } from "./dns-servers/routes";
 import { sendError } from "./http/errors";
+import { ConfigError } from "../sdk/errors";
 import { type Fault, FaultQueue } from "./http/faults";
 import { Router } from "./http/router";
 import { BodyTooLarge, readBody, sendEmpty, sendJson } from "./http/util";
 import { openApiDocument } from "./openapi/document";
 import { referenceDataRoutes } from "./reference-data/routes";
 import { statsRoutes } from "./stats/routes";
+import { accountFromSeed, seedOfAccount } from "./seed/apply";
+import { readJsonFile, writeFileAtomic } from "./seed/file";
+import { parseSeed, SEED_VERSION } from "./seed/schema";
 import {
-  accountsOf,
+  Accounts,
   DEFAULT_API_KEYS,
   DEFAULT_CLIENTS,
   DEFAULT_USERS,
@@ -71,6 +75,46 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
+/**
+ * Default access-token lifetime of the password and refresh grants, in seconds: about 30 days, as the
+ * service issues them (its own examples show 2,620,978), varying per response so clients read
+ * `expires_in` instead of assuming it.
+ */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = { min: 2_592_000, max: 2_635_200 } as const;
+
+/** One draw of the default lifetime. */
+function defaultTokenLifetime(): number {
+  return DEFAULT_TOKEN_LIFETIME_SECONDS.min + randomInt(DEFAULT_TOKEN_LIFETIME_SECONDS.max - DEFAULT_TOKEN_LIFETIME_SECONDS.min + 1);
+}
+
+/**
+ * The accounts at start: the state file's when it exists, else the seed's (for its user), else none
+ * (each made on first use). Throws a ConfigError naming the field of a bad seed or state file.
+ */
+function loadAccounts(options: EmulatorOptions): Accounts {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const accounts = new Accounts(limits);
+  const users = options.users ?? DEFAULT_USERS;
+  const known = (username: string, label: string, field: string): string => {
+    if (!users.some((u) => u.username === username)) throw new ConfigError(`${label}: ${field} is not a user of the emulator`, { field });
+    return username;
+  };
+  const stateLabel = options.optionNames?.stateFile ?? "stateFile";
+  const saved = options.stateFile === undefined ? undefined : readJsonFile(options.stateFile, stateLabel, { noFollow: true, missingOk: true });
+  if (saved !== undefined) {
+    parseSeed(saved, stateLabel, "state").accounts.forEach((seed, i) => {
+      const { account, extras } = accountFromSeed(seed, limits, `${stateLabel}: accounts[${i}]`);
+      accounts.set(known(seed.username!, stateLabel, `accounts[${i}].username`), account, extras);
+    });
+  } else if (options.seed !== undefined) {
+    const label = options.optionNames?.seed ?? "seed";
+    const seed = parseSeed(options.seed, label);
+    const { account, extras } = accountFromSeed(seed, limits, label);
+    accounts.set(seed.username === undefined ? users[0]!.username : known(seed.username, label, "username"), account, extras);
+  }
+  return accounts;
+}
+
 /** Paths of the emulator's OpenAPI document: 1.15's and the seed's. */
 const DOCUMENT_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"];
 
@@ -91,7 +135,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = new TokenStore([...(options.users ?? DEFAULT_USERS)], now, options.apiKeys ?? DEFAULT_API_KEYS);
   const faults = new FaultQueue(options.random);
   const requests: RecordedRequest[] = [];
-  let lifetime: number | (() => number) = options.tokenLifetimeSeconds ?? (() => 3300 + randomInt(600));
+  let lifetime: number | (() => number) = options.tokenLifetimeSeconds ?? defaultTokenLifetime;
+  const accounts = loadAccounts(options);
   const stats: EmulatorStats = {
     requests: 0, tokenCalls: 0, passwordGrants: 0, refreshGrants: 0, codeGrants: 0, revokeCalls: 0, authorizeCalls: 0, apiCalls: 0, apiKeyCalls: 0, connections: 0,
   };
@@ -102,7 +147,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     stats,
     now,
     lifetimeSeconds: () => (typeof lifetime === "function" ? lifetime() : lifetime),
-    account: accountsOf({ ...DEFAULT_LIMITS, ...options.limits }),
+    account: (username) => accounts.get(username),
+    accounts,
     record: (req, url, form) => {
       requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), form, headers: req.headers });
       // Trimmed in steps of 100 rather than shifted each time (an O(n) move per token call).
@@ -173,6 +219,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
     }
     await match.route.handle({ req, res, url, params: match.params, body, account });
+    if (method !== "GET" && res.statusCode < 400) saveState();
+  }
+
+  /**
+   * Writes every account to the state file, when there is one: at start (where a failure stops the
+   * start, so a wrong path is found at once) and after each change (where it is logged).
+   */
+  function saveState(atStart = false): void {
+    if (options.stateFile === undefined) return;
+    const state = { version: SEED_VERSION, accounts: accounts.entries().map(([username, account]) => seedOfAccount(username, account, accounts.extras(account))) };
+    try {
+      writeFileAtomic(options.stateFile, `${JSON.stringify(state)}\n`);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? "error";
+      const label = options.optionNames?.stateFile ?? "stateFile";
+      if (atStart) throw new ConfigError(`${label}: the file cannot be written (${code})`, { field: label });
+      options.log?.(`${label}: the file could not be written (${code}); the change is not kept`);
+    }
   }
 
   /** Applies a fault; returns true when the fault answered (or swallowed) the request. */
@@ -215,6 +279,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   }
 
+  saveState(true);
   const server = createServer((req, res) => {
     if (options.log) {
       const path = (req.url ?? "/").split("?")[0];

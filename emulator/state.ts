@@ -2,6 +2,8 @@ import type { IncomingMessage } from "node:http";
 import { Account, type EmulatorLimits } from "./account/account";
 import type { EmulatorApiKey, EmulatorUser, TokenStore } from "./auth/tokens";
 import type { Fault } from "./http/faults";
+import type { AccountSeedInput } from "./seed/schema";
+import type { Query } from "./stats/traffic";
 
 /** An OAuth client approved for the implicit grant and the code flow. */
 export interface EmulatorClient {
@@ -26,7 +28,10 @@ export interface EmulatorOptions {
   clients?: readonly EmulatorClient[];
   /** API keys (`Authorization: ApiKey <key>`); default {@link DEFAULT_API_KEYS}. */
   apiKeys?: readonly EmulatorApiKey[];
-  /** Access-token lifetime in seconds, fixed or drawn per response. Default: 55 to 65 minutes, varying. */
+  /**
+   * Access-token lifetime in seconds, fixed or drawn per response. Default: about 30 days (2,592,000 to
+   * 2,635,200 s, varying), as the service's password and refresh grants issue them.
+   */
   tokenLifetimeSeconds?: number | (() => number);
   /**
    * `grant_type` rules of the token endpoint. Default (unset or `false`): as the service behaves, the
@@ -35,6 +40,11 @@ export interface EmulatorOptions {
    * for every grant, `grant_type` required.
    */
   requireGrantType?: boolean;
+  /**
+   * Status of a token request whose body is not `application/x-www-form-urlencoded` (JSON, say).
+   * Default 415 Unsupported Media Type, as the service answers; 400 is the emulator's answer before 0.3.
+   */
+  tokenMediaTypeStatus?: 400 | 415;
   /** Which revoke form is honoured; default `any`. */
   revokeReads?: RevokeReads;
   /**
@@ -54,8 +64,27 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Randomness for faults with a `probability` (seed it for repeatable tests); default Math.random. */
   random?: () => number;
+  /**
+   * Query-log items carry `dns_proto_type` (every item) and `response_country` (items that were
+   * answered), as the service's do; default true. `false` omits both, as a server that never sends them.
+   */
+  queryLogProtocolFields?: boolean;
   /** Seed of the synthetic traffic behind the query log and stats (same seed, same traffic); default 1. */
   trafficSeed?: number;
+  /**
+   * The account of one user at start (`dns-account export --format seed` writes one): DNS servers with
+   * their settings and rules, devices, dedicated IPv4 addresses, query-log entries. Validated at start;
+   * a problem is a `ConfigError` naming the field path. Ignored when `stateFile` already exists.
+   */
+  seed?: AccountSeedInput;
+  /**
+   * A file that keeps every account across restarts: read at start when it exists (it wins over
+   * `seed`), rewritten after each change (a temporary file renamed over it, mode 0600; a symbolic
+   * link is refused, never followed). Tokens are not kept: log in again after a restart (API keys work).
+   */
+  stateFile?: string;
+  /** How errors name `seed` and `stateFile` (the CLI passes its flags); default the option names. */
+  optionNames?: { seed?: string; stateFile?: string };
 }
 
 /** Counters of what the emulator served. */
@@ -108,6 +137,8 @@ export interface EmulatorState {
   now(): number;
   lifetimeSeconds(): number;
   account(username: string): Account;
+  /** Every account, with what a seed added to each. */
+  accounts: Accounts;
   record(req: IncomingMessage, url: URL, form: Record<string, string>): void;
   /** Browser sessions of the login page: session id → username. */
   sessions: Map<string, string>;
@@ -116,14 +147,54 @@ export interface EmulatorState {
   trafficSeed: number;
 }
 
-/** Creates an account on first use. */
-export function accountsOf(limits: EmulatorLimits): (username: string) => Account {
-  const accounts = new Map<string, Account>();
-  return (username) => {
-    let a = accounts.get(username);
-    if (!a) accounts.set(username, (a = new Account(limits)));
+/** What a seed adds to an account beyond the account model: its own query-log entries and quotas. */
+export interface AccountExtras {
+  /** Query-log entries from the seed (or the state file), newest first. */
+  queries: Query[];
+  /** Synthetic traffic besides `queries`; default true. */
+  syntheticTraffic: boolean;
+  /** Quotas the seed raised (kept in the state file). */
+  limits?: Partial<EmulatorLimits>;
+}
+
+/**
+ * The emulator's accounts by username: created on first use with the emulator's quotas, or set from a
+ * seed or the state file.
+ *
+ * @example
+ * ```ts
+ * const accounts = new Accounts(DEFAULT_LIMITS);
+ * accounts.get("user@example.com").devices.size; // 0
+ * ```
+ */
+export class Accounts {
+  private readonly byUser = new Map<string, Account>();
+  private readonly extrasOf = new WeakMap<Account, AccountExtras>();
+
+  constructor(readonly limits: EmulatorLimits) {}
+
+  /** The user's account, created on first use. */
+  get(username: string): Account {
+    let a = this.byUser.get(username);
+    if (!a) this.byUser.set(username, (a = new Account(this.limits)));
     return a;
-  };
+  }
+
+  /** Sets a user's account (from a seed or the state file). */
+  set(username: string, account: Account, extras: AccountExtras): void {
+    this.byUser.set(username, account);
+    this.extrasOf.set(account, extras);
+  }
+
+  /** What a seed added to an account; undefined for an account made on first use. */
+  extras(account: Account): AccountExtras | undefined {
+    return this.extrasOf.get(account);
+  }
+
+  /** Every account, oldest first. */
+  entries(): [string, Account][] {
+    return [...this.byUser];
+  }
 }
 
 export type { Fault };

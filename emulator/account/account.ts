@@ -301,6 +301,8 @@ export class Account {
 
   /** Allocates the next dedicated IPv4 address (from 203.0.113.0/24, a documentation range). */
   allocateIpv4(): Outcome<{ ip: string }> {
+    // Addresses a seed gave are skipped.
+    while (this.nextIp <= 254 && this.dedicatedIpv4.has(`203.0.113.${this.nextIp}`)) this.nextIp++;
     if (this.dedicatedIpv4.size >= this.limits.dedicated_ipv4 || this.nextIp > 254) return { ok: false, kind: "limit", limit: "dedicated_ipv4" };
     const ip = `203.0.113.${this.nextIp++}`;
     this.dedicatedIpv4.set(ip, undefined);

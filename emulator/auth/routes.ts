@@ -59,7 +59,10 @@ export function authRoutes(state: EmulatorState): Route[] {
     const form = parseForm(await readBody(req));
     state.record(req, url, form);
     if (!type.startsWith("application/x-www-form-urlencoded")) {
-      return tokenError(res, 400, "invalid_request", "BAD_REQUEST", "Send an application/x-www-form-urlencoded body");
+      // The service refuses any other body type (JSON included) with 415 before reading it; the old
+      // emulator's 400 stays available for tests that need it.
+      if (options.tokenMediaTypeStatus === 400) return tokenError(res, 400, "invalid_request", "BAD_REQUEST", "Send an application/x-www-form-urlencoded body");
+      return sendJson(res, 415, { error_code: "UNSUPPORTED_MEDIA_TYPE", message: "Content type is not supported: send application/x-www-form-urlencoded", fields: [] }, { accept: "application/x-www-form-urlencoded", "cache-control": "no-store" });
     }
     let grant = form.grant_type;
     if (grant === undefined) {

@@ -54,7 +54,12 @@ export function statsRoutes(state: EmulatorState): Route[] {
     const filters: Record<string, string[]> = {};
     for (const f of ["dns_servers", "devices", "countries", ...extra]) filters[f] = repeated(url, f);
     const pick = (list: string[] | undefined, v: string | undefined): boolean => !list || list.length === 0 || (v !== undefined && list.includes(v));
-    return traffic(state.trafficSeed, devicesOf(account), from, to, state.now()).filter(
+    const extras = state.accounts.extras(account);
+    const end = Math.min(to, state.now());
+    const seeded = (extras?.queries ?? []).filter((q) => q.time_millis >= from && q.time_millis <= end);
+    const synthetic = extras?.syntheticTraffic === false ? [] : traffic(state.trafficSeed, devicesOf(account), from, to, state.now());
+    const all = seeded.length === 0 ? synthetic : [...seeded, ...synthetic].sort((a, b) => b.time_millis - a.time_millis);
+    return all.filter(
       (q) =>
         pick(filters.dns_servers, q.dns_server_id) &&
         pick(filters.devices, q.device_id) &&
@@ -104,7 +109,11 @@ export function statsRoutes(state: EmulatorState): Route[] {
       { page_cursor: encodeCursor(state.cursorKey, page.scope, page.offset), page_number: pageNumber, current: true },
       ...(navigation.next ? [{ ...navigation.next, current: false }] : []),
     ];
-    sendJson(ctx.res, 200, { items: items.map(({ parental: _p, ...item }) => item), pages });
+    const protocolFields = state.options.queryLogProtocolFields !== false;
+    const shown = items.map(({ parental: _p, dns_proto_type, response_country, ...item }) =>
+      protocolFields ? { ...item, ...(dns_proto_type !== undefined ? { dns_proto_type } : {}), ...(response_country !== undefined ? { response_country } : {}) } : item,
+    );
+    sendJson(ctx.res, 200, { items: shown, pages });
   }
 
   const S = "/oapi/v1/stats";

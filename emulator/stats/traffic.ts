@@ -15,10 +15,17 @@ export interface Query {
   dnssec: boolean;
   dns_request_type: string;
   dns_response_type: string;
+  /** How the query arrived (`DnsProtoType`): DOH, DOT, DOQ, DNSCRYPT… or plain DNS. */
+  dns_proto_type?: string;
+  /** Country of the answer's address; absent when the query was blocked (no answer went out). */
+  response_country?: string;
   filtering_info: { filtering_status: string; filtering_type?: string; filter_id?: string; filtering_category_id?: string };
   /** The parental category that blocked it, if any (for `blocked_parental_categories`). */
   parental?: string;
 }
+
+/** Protocols of the synthetic queries, encrypted ones first (most clients of the service use them). */
+const PROTOCOLS = ["DOH", "DOT", "DOQ", "DOH", "DNSCRYPT", "PLAIN_UDP", "DOH", "PLAIN_TCP"] as const;
 
 /** The traffic generator's bucket: each 10-minute slot of absolute time gets its own queries. */
 export const BUCKET_MS = 600_000;
@@ -55,7 +62,8 @@ export function traffic(seed: number, devices: readonly { id: string; dns_server
     const n = Math.floor(rng() * 4);
     for (let i = 0; i < n; i++) {
       const time = bucket * BUCKET_MS + Math.floor(rng() * BUCKET_MS);
-      const d = TRAFFIC_DOMAINS[Math.floor(rng() * TRAFFIC_DOMAINS.length)]!;
+      const domainIndex = Math.floor(rng() * TRAFFIC_DOMAINS.length);
+      const d = TRAFFIC_DOMAINS[domainIndex]!;
       const device = devices[Math.floor(rng() * devices.length)]!;
       const country = TRAFFIC_COUNTRIES[Math.floor(rng() * TRAFFIC_COUNTRIES.length)]!;
       const roll = rng();
@@ -81,6 +89,9 @@ export function traffic(seed: number, devices: readonly { id: string; dns_server
         dnssec: roll > 0.7,
         dns_request_type: roll > 0.3 ? "A" : "AAAA",
         dns_response_type: "RcodeSuccess",
+        // Derived from draws already made, so adding these fields left every other value unchanged.
+        dns_proto_type: PROTOCOLS[Math.floor(roll * 1009) % PROTOCOLS.length]!,
+        ...(filtering.filtering_status === "REQUEST_BLOCKED" ? {} : { response_country: TRAFFIC_COUNTRIES[(domainIndex + bucket) % TRAFFIC_COUNTRIES.length]! }),
         filtering_info: filtering,
         ...(blockedParental && !blockedAds ? { parental: d.parental! } : {}),
       });

@@ -165,6 +165,10 @@ function tokenError(res: RawResponse, grant: TokenGrant, clock: Clock): Error {
   if (status >= 300 && status < 400) {
     return new HttpError(status, `The token endpoint answered HTTP ${status}; redirects are not followed`, init);
   }
+  if (status === 415) {
+    // Our grants always send a form; a 415 means something between (a proxy, a wrapper) changed the body.
+    return new HttpError(status, "The token endpoint answered HTTP 415 Unsupported Media Type: it takes only an application/x-www-form-urlencoded body", init);
+  }
   const said = server?.errorCode ?? server?.error;
   // API 1.15 answers a 400 in its ErrorResponse shape: name the fields it complains about.
   const raw = (body as { fields?: unknown } | null)?.fields;

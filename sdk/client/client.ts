@@ -335,6 +335,11 @@ export class Client {
     if (this.#apiKey !== undefined && TOKEN_ENDPOINT.test(fullPath)) {
       throw new ConfigError("An API key is never sent to a token endpoint", { field: "path" });
     }
+    // The client sends JSON with a credential header; the token endpoints take a form and no credential
+    // (the service answers JSON with 415). The grants are the one way there.
+    if (TOKEN_ENDPOINT.test(fullPath)) {
+      throw new ConfigError("The client does not call the token endpoints: use issueToken, refreshToken, exchangeCode or revokeToken", { field: "path" });
+    }
     const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || this.#retryPost);
     let path = `${this.#pathPrefix}${fullPath}`;
     if (options.query) {

@@ -23,8 +23,14 @@ describe("contract with API 1.15 (the reference's facts)", () => {
 
   before(async function () {
     ref = JSON.parse(readFileSync(_referenceFacts("1.15"), "utf8")) as Doc;
+    // DnsProtoType is declared an object that is also one of two string enums, which no value can be;
+    // the service sends the string. Read it as the model generator does (scripts/generate-model.mjs).
+    const readable = structuredClone(ref);
+    for (const schema of Object.values(readable.components.schemas) as Record<string, unknown>[]) {
+      if (schema.oneOf && schema.type === "object") for (const k of ["type", "properties", "required"]) delete schema[k];
+    }
     ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
-    ajv.addSchema(ref, "ref");
+    ajv.addSchema(readable, "ref");
     const res = await request(`${emu().url}/oapi/v1/oauth_token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },

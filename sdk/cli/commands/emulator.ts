@@ -8,14 +8,22 @@ export const emulator: Command = {
   // A getter: the seeded users and keys are read from the emulator's own defaults, only when asked.
   get usage(): string {
     const { DEFAULT_API_KEYS, DEFAULT_CLIENTS, DEFAULT_USERS } = state();
-    return `Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type] [--quiet]
+    return `Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type]
+                          [--seed FILE] [--state FILE] [--quiet]
 
 Serves the Account API (1.15) on http://HOST:PORT (default 127.0.0.1:8787) until Ctrl-C.
   --port N              the port; 0 picks a free one (the URL line says which)
   --host H              the address to listen on (default 127.0.0.1)
-  --token-lifetime S    lifetime of access tokens in seconds (default 55-65 minutes, varying)
+  --token-lifetime S    lifetime of access tokens in seconds (default about 30 days, varying,
+                        as the service issues them; 3600 for an hour)
   --require-grant-type  refuse token requests without grant_type (the schema's rule); by default the
                         password and refresh grants are inferred, as the service does
+  --seed FILE           start the first user's account from FILE: DNS servers with their settings and
+                        rules, devices, dedicated addresses, query-log entries (the JSON that
+                        dns-account export --format seed writes; query_log takes logs --json items)
+  --state FILE          keep every account in FILE across restarts (read at start when it exists, and
+                        then --seed is ignored; rewritten atomically, mode 0600, after each change).
+                        Tokens are not kept: log in again after a restart, or use an API key
   --quiet               print nothing but the URL (and no request log)
 
 Seeded accounts (password for both: ${DEFAULT_USERS[0]!.password}):
@@ -30,6 +38,8 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     "require-grant-type": { type: "boolean" },
     // Accepted for old scripts: inferring the password and refresh grants is now the default.
     "grant-type-optional": { type: "boolean" },
+    seed: { type: "string" },
+    state: { type: "string" },
     quiet: { type: "boolean" },
   },
   async run(v) {
@@ -41,6 +51,9 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     const host = (v.host as string | undefined) ?? "127.0.0.1";
     // Loaded on demand: the other commands never need the emulator.
     const { startEmulator, DEFAULT_USERS } = require("../../../emulator/server") as typeof import("../../../emulator/server");
+    const { readJsonFile } = require("../../../emulator/seed/file") as typeof import("../../../emulator/seed/file");
+    if (v.seed === "" || v.state === "") throw new UsageError(`--${v.seed === "" ? "seed" : "state"} needs a file name`);
+    const seed = v.seed === undefined ? undefined : readJsonFile(v.seed as string, "--seed");
     let emu: Awaited<ReturnType<typeof startEmulator>>;
     try {
       emu = await startEmulator({
@@ -48,6 +61,9 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
         host,
         ...(v["require-grant-type"] ? { requireGrantType: true } : {}),
         ...(lifetime !== undefined ? { tokenLifetimeSeconds: lifetime } : {}),
+        ...(seed !== undefined ? { seed: seed as import("../../../emulator/seed/schema").AccountSeedInput } : {}),
+        ...(v.state !== undefined ? { stateFile: v.state as string } : {}),
+        optionNames: { seed: "--seed", stateFile: "--state" },
         ...(v.quiet ? {} : { log: (line: string) => note(line) }),
       });
     } catch (err) {
@@ -60,6 +76,7 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     else {
       out(`Account API emulator listening on ${emu.url}`);
       note(`Users: ${DEFAULT_USERS.map((u) => u.username).join(", ")} (dns-account emulator --help lists passwords and keys). Stop with Ctrl-C.`);
+      if (v.state !== undefined) note(`Accounts are kept in ${v.state as string}${seed !== undefined ? " (--seed is used only while that file does not exist)" : ""}.`);
     }
     // Stop at once on Ctrl-C or SIGTERM: open keep-alive connections are cut, not waited for.
     await new Promise<void>((resolve) => {

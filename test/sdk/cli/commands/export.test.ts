@@ -144,6 +144,6 @@ process.on("beforeExit", () => { if (!printed) { printed = true; console.log(JSO
   it("--format other is a usage error (exit 2)", async () => {
     const r = await cli(["export", "--format", "yaml"], env);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /--format must be import or typescript/);
+    assert.match(r.stderr, /--format must be import, typescript or seed/);
   });
 });
