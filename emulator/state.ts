@@ -56,6 +56,12 @@ export interface EmulatorOptions {
   random?: () => number;
   /** Seed of the synthetic traffic behind the query log and stats (same seed, same traffic); default 1. */
   trafficSeed?: number;
+  /**
+   * DNS server listings (`GET /dns_servers`, `/oapi/v2/dns_servers`) carry each server's user rules.
+   * Default false, as the service behaves: listed servers come with empty `rules` (their `rules_count`
+   * kept); only reading one server (or its settings) gives them.
+   */
+  listingRules?: boolean;
 }
 
 /** Counters of what the emulator served. */

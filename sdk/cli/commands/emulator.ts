@@ -8,7 +8,7 @@ export const emulator: Command = {
   // A getter: the seeded users and keys are read from the emulator's own defaults, only when asked.
   get usage(): string {
     const { DEFAULT_API_KEYS, DEFAULT_CLIENTS, DEFAULT_USERS } = state();
-    return `Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type] [--quiet]
+    return `Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type] [--listing-rules] [--quiet]
 
 Serves the Account API (1.15) on http://HOST:PORT (default 127.0.0.1:8787) until Ctrl-C.
   --port N              the port; 0 picks a free one (the URL line says which)
@@ -16,6 +16,8 @@ Serves the Account API (1.15) on http://HOST:PORT (default 127.0.0.1:8787) until
   --token-lifetime S    lifetime of access tokens in seconds (default 55-65 minutes, varying)
   --require-grant-type  refuse token requests without grant_type (the schema's rule); by default the
                         password and refresh grants are inferred, as the service does
+  --listing-rules       DNS server listings carry each server's user rules; by default they come
+                        empty, as the service sends them (reading one server gives its rules)
   --quiet               print nothing but the URL (and no request log)
 
 Seeded accounts (password for both: ${DEFAULT_USERS[0]!.password}):
@@ -30,6 +32,7 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     "require-grant-type": { type: "boolean" },
     // Accepted for old scripts: inferring the password and refresh grants is now the default.
     "grant-type-optional": { type: "boolean" },
+    "listing-rules": { type: "boolean" },
     quiet: { type: "boolean" },
   },
   async run(v) {
@@ -47,6 +50,7 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
         port,
         host,
         ...(v["require-grant-type"] ? { requireGrantType: true } : {}),
+        ...(v["listing-rules"] ? { listingRules: true } : {}),
         ...(lifetime !== undefined ? { tokenLifetimeSeconds: lifetime } : {}),
         ...(v.quiet ? {} : { log: (line: string) => note(line) }),
       });
