@@ -85,6 +85,12 @@ export interface EmulatorOptions {
   stateFile?: string;
   /** How errors name `seed` and `stateFile` (the CLI passes its flags); default the option names. */
   optionNames?: { seed?: string; stateFile?: string };
+  /**
+   * DNS server listings (`GET /dns_servers`, `/oapi/v2/dns_servers`) carry each server's user rules.
+   * Default false, as the service behaves: listed servers come with empty `rules` (their `rules_count`
+   * kept); only reading one server (or its settings) gives them.
+   */
+  listingRules?: boolean;
 }
 
 /** Counters of what the emulator served. */

@@ -21,6 +21,14 @@ const ITEM = `${V1}/{dns_server_id}`;
  */
 export function dnsServerRoutes(state: EmulatorState): Route[] {
   const view = (account: Account) => (s: DnsServer) => account.serverView(s);
+  // As the service does, a listing (v1 and v2) carries every server's user rules empty (their count
+  // stays): only reading one server, or its settings, gives the rules. `listingRules` turns it off.
+  const listed = (account: Account) => (s: DnsServer) => {
+    const v = account.serverView(s);
+    if (state.options.listingRules) return v;
+    const settings = v.settings as Record<string, unknown>;
+    return { ...v, settings: { ...settings, user_rules_settings: { ...(settings.user_rules_settings as object), rules: [] } } };
+  };
 
   function listV2({ res, url, account }: Ctx): void {
     const page = pageParams(state.cursorKey, url, ["dns_servers", "search"], 10);
@@ -32,11 +40,11 @@ export function dnsServerRoutes(state: EmulatorState): Route[] {
       (s) => (ids.length === 0 || ids.includes(s.id)) && (search === "" || s.name.toLowerCase().includes(search) || s.id.includes(search)),
     );
     const { items, navigation } = paginate(state.cursorKey, page.scope, all, page.offset, page.limit);
-    sendJson(res, 200, { items: items.map(view(account)), navigation });
+    sendJson(res, 200, { items: items.map(listed(account)), navigation });
   }
 
   return [
-    { method: "GET", path: V1, handle: ({ res, account }) => sendJson(res, 200, [...account.dnsServers.values()].map(view(account))) },
+    { method: "GET", path: V1, handle: ({ res, account }) => sendJson(res, 200, [...account.dnsServers.values()].map(listed(account))) },
     { method: "POST", path: V1, handle: ({ res, body, account }) => sendOutcome(res, account.createDnsServer(body), view(account)) },
     { method: "GET", path: "/oapi/v2/dns_servers", handle: listV2 },
     {

@@ -56,9 +56,14 @@ async function knownIds(client: Client, s: DnsServerSettings): Promise<Failure[]
   return failures;
 }
 
+/**
+ * The server `adopt` names, read by itself: a listing is used only to find the default server's id,
+ * never for its settings (the service lists servers with their user rules empty).
+ */
 async function findServer(client: Client, adopt: string): Promise<LiveServer | undefined> {
-  if (adopt === "default") return (await client.dnsServers.list()).find((s) => s.default);
-  return getServer(client, adopt);
+  if (adopt !== "default") return getServer(client, adopt);
+  const listed = (await client.dnsServers.list()).find((s) => s.default);
+  return listed && getServer(client, listed.id);
 }
 
 /** The server, or undefined when the account provably no longer has it (a 404 alone is no proof). */

@@ -52,7 +52,17 @@ const SIMPLE: [string[], string[]][] = [
   [["safeBrowsing", "blockNewlyRegisteredDomains"], ["safebrowsing_settings", "block_nrd"]],
   [["safeBrowsing", "typosquatting"], ["safebrowsing_settings", "typosquatting_protection_enabled"]],
   [["safeBrowsing", "homoglyph"], ["safebrowsing_settings", "homoglyph_protection_enabled"]],
+  [["safeBrowsing", "blockingMode", "mode"], ["safebrowsing_settings", "blocking_mode_settings", "blocking_mode"]],
+  [["safeBrowsing", "blockingMode", "ipv4"], ["safebrowsing_settings", "blocking_mode_settings", "ipv4_blocking_address"]],
+  [["safeBrowsing", "blockingMode", "ipv6"], ["safebrowsing_settings", "blocking_mode_settings", "ipv6_blocking_address"]],
+  [["access", "enabled"], ["access_settings", "enabled"]],
   [["access", "blockKnownScanners"], ["access_settings", "block_known_scanners"]],
+];
+
+/** Where the settings hold a blocking mode: the server's own, and safe browsing's (program path, service path). */
+const BLOCKING_MODES: [readonly string[], readonly string[]][] = [
+  [["blockingMode"], ["blocking_mode_settings"]],
+  [["safeBrowsing", "blockingMode"], ["safebrowsing_settings", "blocking_mode_settings"]],
 ];
 
 const SETS: [string[], string[]][] = [
@@ -116,10 +126,10 @@ export function toServiceUpdate(declared: DnsServerSettings, live?: Json): Json 
     const value = at(declared as Json, leaf.path);
     setAt(update, leaf.service, leaf.write ? leaf.write(value, live) : value);
   }
-  // The service requires `blocking_mode` whenever `blocking_mode_settings` is sent.
-  const bm = update.blocking_mode_settings as Json | undefined;
-  if (bm && bm.blocking_mode === undefined && live) {
-    bm.blocking_mode = at(live, ["blocking_mode_settings", "blocking_mode"]);
+  // The service requires `blocking_mode` whenever a `blocking_mode_settings` is sent.
+  for (const [, service] of BLOCKING_MODES) {
+    const bm = at(update, service) as Json | undefined;
+    if (bm && bm.blocking_mode === undefined && live) bm.blocking_mode = at(live, [...service, "blocking_mode"]);
   }
   return update;
 }
@@ -182,16 +192,18 @@ export function checkSettings(declared: unknown, isUnknown: (v: unknown) => bool
   if (typeof ttl === "number" && !isUnknown(ttl) && (!Number.isInteger(ttl) || ttl < 0 || ttl > 3600)) {
     problems.push(["settings.blockTtlSeconds", "settings.blockTtlSeconds must be a whole number from 0 to 3600"]);
   }
-  const mode = (declared as Json).blockingMode;
-  // The custom answers are addresses: an IPv4 for ipv4, an IPv6 for ipv6.
-  if (isObject(mode)) {
+  for (const [path] of BLOCKING_MODES) {
+    const mode = at(declared, path);
+    const name = ["settings", ...path].join(".");
+    if (!isObject(mode) || isUnknown(mode)) continue;
+    // The custom answers are addresses: an IPv4 for ipv4, an IPv6 for ipv6.
     for (const [key, valid, what] of [["ipv4", isIPv4, "an IPv4 address"], ["ipv6", isIPv6, "an IPv6 address"]] as const) {
       const v = mode[key];
-      if (typeof v === "string" && !isUnknown(v) && !valid(v)) problems.push([`settings.blockingMode.${key}`, `settings.blockingMode.${key} must be ${what}`]);
+      if (typeof v === "string" && !isUnknown(v) && !valid(v)) problems.push([`${name}.${key}`, `${name}.${key} must be ${what}`]);
     }
-  }
-  if (isObject(mode) && !isUnknown(mode.mode) && !["NONE", "NULL_IP", "REFUSED", "NXDOMAIN", "CUSTOM_IP"].includes(mode.mode as string)) {
-    problems.push(["settings.blockingMode.mode", "settings.blockingMode.mode must be one of NONE, NULL_IP, REFUSED, NXDOMAIN, CUSTOM_IP"]);
+    if (!isUnknown(mode.mode) && !["NONE", "NULL_IP", "REFUSED", "NXDOMAIN", "CUSTOM_IP"].includes(mode.mode as string)) {
+      problems.push([`${name}.mode`, `${name}.mode must be one of NONE, NULL_IP, REFUSED, NXDOMAIN, CUSTOM_IP`]);
+    }
   }
   return problems;
 }

@@ -171,6 +171,11 @@ export interface SafeBrowsing {
   typosquatting?: boolean;
   /** Protect against homoglyph domains. */
   homoglyph?: boolean;
+  /**
+   * How queries that safe browsing blocks are answered (its own blocking mode, apart from the
+   * server's).
+   */
+  blockingMode?: BlockingMode;
 }
 /** Protection against dangerous sites. (inputs: any value may be a `pulumi.Input`) */
 export interface SafeBrowsingArgs {
@@ -184,10 +189,17 @@ export interface SafeBrowsingArgs {
   typosquatting?: pulumi.Input<boolean>;
   /** Protect against homoglyph domains. */
   homoglyph?: pulumi.Input<boolean>;
+  /**
+   * How queries that safe browsing blocks are answered (its own blocking mode, apart from the
+   * server's).
+   */
+  blockingMode?: pulumi.Input<BlockingModeArgs>;
 }
 
 /** Who may use the server and which domains it refuses. */
 export interface Access {
+  /** Whether the access lists apply. */
+  enabled?: boolean;
   /** Clients (IP addresses, CIDR ranges or client ids) allowed to use the server; empty allows all. */
   allowedClients?: string[];
   /** Clients refused. */
@@ -199,6 +211,8 @@ export interface Access {
 }
 /** Who may use the server and which domains it refuses. (inputs: any value may be a `pulumi.Input`) */
 export interface AccessArgs {
+  /** Whether the access lists apply. */
+  enabled?: pulumi.Input<boolean>;
   /** Clients (IP addresses, CIDR ranges or client ids) allowed to use the server; empty allows all. */
   allowedClients?: pulumi.Input<pulumi.Input<string>[]>;
   /** Clients refused. */

@@ -9,7 +9,7 @@ export const emulator: Command = {
   get usage(): string {
     const { DEFAULT_API_KEYS, DEFAULT_CLIENTS, DEFAULT_USERS } = state();
     return `Usage: dns-account emulator [--port N] [--host H] [--token-lifetime SECONDS] [--require-grant-type]
-                          [--seed FILE] [--state FILE] [--quiet]
+                          [--listing-rules] [--seed FILE] [--state FILE] [--quiet]
 
 Serves the Account API (1.15) on http://HOST:PORT (default 127.0.0.1:8787) until Ctrl-C.
   --port N              the port; 0 picks a free one (the URL line says which)
@@ -18,6 +18,8 @@ Serves the Account API (1.15) on http://HOST:PORT (default 127.0.0.1:8787) until
                         as the service issues them; 3600 for an hour)
   --require-grant-type  refuse token requests without grant_type (the schema's rule); by default the
                         password and refresh grants are inferred, as the service does
+  --listing-rules       DNS server listings carry each server's user rules; by default they come
+                        empty, as the service sends them (reading one server gives its rules)
   --seed FILE           start the first user's account from FILE: DNS servers with their settings and
                         rules, devices, dedicated addresses, query-log entries (the JSON that
                         dns-account export --format seed writes; query_log takes logs --json items)
@@ -40,6 +42,7 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     "grant-type-optional": { type: "boolean" },
     seed: { type: "string" },
     state: { type: "string" },
+    "listing-rules": { type: "boolean" },
     quiet: { type: "boolean" },
   },
   async run(v) {
@@ -60,6 +63,7 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
         port,
         host,
         ...(v["require-grant-type"] ? { requireGrantType: true } : {}),
+        ...(v["listing-rules"] ? { listingRules: true } : {}),
         ...(lifetime !== undefined ? { tokenLifetimeSeconds: lifetime } : {}),
         ...(seed !== undefined ? { seed: seed as import("../../../emulator/seed/schema").AccountSeedInput } : {}),
         ...(v.state !== undefined ? { stateFile: v.state as string } : {}),

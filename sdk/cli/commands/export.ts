@@ -7,14 +7,17 @@ export const exportCommand: Command = {
 
 Reads every DNS server, device and dedicated IPv4 address of the account (credentials as for
 dns-account token) and prints:
-  --format import      (default) {"resources":[{"type","name","id"}, …]} for
+  --format import      (default) {"resources":[{"type","name","logicalName","id"}, …]} for
                        pulumi import --file FILE, which writes the program in the stack's language
                        through the dns-account plugin
   --format seed        an emulator seed (servers with rules, devices, addresses, quotas) for
                        dns-account emulator --seed FILE, to try the account offline
-  --format typescript  a TypeScript program of the dynamic resources that adopts them all, with
-                       every setting as it is now: the next pulumi up changes nothing
-Names come from the objects' names (letters, digits, _ . -), made unique (phone, phone-2).`,
+  --format typescript  a TypeScript program of the dynamic resources that adopts them all
+All three carry every property the resources manage, as it is now, so adopting them changes nothing.
+What they do not manage is not carried: settings.blockedCategories (the service never reports it
+back) and the other properties the README lists as unmanaged.
+Resource names come from the objects' names (letters, digits, _ . -), made unique (phone, phone-2);
+variable names are unique identifiers made of them (phoneDevice, phone2Device).`,
   options: { ...profileOption, ...insecureOption, format: { type: "string" } },
   async run(v) {
     const format = (v.format as string | undefined) ?? "import";

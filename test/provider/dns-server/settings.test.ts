@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkSettings, drift, effective, project, toServiceUpdate } from "../../../provider/dns-server/settings";
+import { checkSettings, drift, effective, programField, project, toServiceUpdate } from "../../../provider/dns-server/settings";
 
 const live = {
   protection_enabled: true,
@@ -115,5 +115,25 @@ describe("DnsServer settings mapping", () => {
     for (const [, reason] of problems) assert.ok(!reason.includes("yes-secret") && !reason.includes("LOUD"));
     assert.deepEqual(checkSettings({ protectionEnabled: "UNKNOWN", userRules: { rules: ["UNKNOWN", "x"] } }, unknown), []);
     assert.deepEqual(checkSettings("UNKNOWN", unknown), []);
+  });
+
+  it("manages access.enabled and safe browsing's own blocking mode (issue 22 §3)", () => {
+    const declared = { access: { enabled: false }, safeBrowsing: { blockingMode: { mode: "CUSTOM_IP" as const, ipv4: "192.0.2.9" } } };
+    assert.deepEqual(toServiceUpdate(declared, live), {
+      access_settings: { enabled: false },
+      safebrowsing_settings: { blocking_mode_settings: { blocking_mode: "CUSTOM_IP", ipv4_blocking_address: "192.0.2.9" } },
+    });
+    // The service requires blocking_mode with any blocking_mode_settings: taken from what it has.
+    assert.deepEqual(toServiceUpdate({ safeBrowsing: { blockingMode: { ipv6: "2001:db8::9" } as never } }, live), {
+      safebrowsing_settings: { blocking_mode_settings: { blocking_mode: "NULL_IP", ipv6_blocking_address: "2001:db8::9" } },
+    });
+    assert.deepEqual(drift(declared, project(declared, live)), ["settings.access.enabled", "settings.safeBrowsing.blockingMode.mode"]);
+    const all = effective(live);
+    assert.equal(all.access?.enabled, true);
+    assert.deepEqual(all.safeBrowsing?.blockingMode, { mode: "NULL_IP" });
+    const problems = checkSettings({ safeBrowsing: { blockingMode: { mode: "LOUD", ipv4: "::1" } } }, () => false).map(([p]) => p).sort();
+    assert.deepEqual(problems, ["settings.safeBrowsing.blockingMode.ipv4", "settings.safeBrowsing.blockingMode.mode"]);
+    assert.equal(programField("safebrowsing_settings.blocking_mode_settings.ipv4_blocking_address"), "settings.safeBrowsing.blockingMode.ipv4");
+    assert.equal(programField("access_settings.enabled"), "settings.access.enabled");
   });
 });
