@@ -109,6 +109,24 @@ describe("dns-account: one origin per secret, the environment before the profile
     assert.equal(b.stats.requests, 0, "nothing reached B");
   });
 
+  it("login: a refresh token or password from the environment goes to DNS_ACCOUNT_BASE_URL beside it, else the service's — never to --base-url or a profile's earlier URL elsewhere", async () => {
+    const issued = await issueToken({ baseUrl: b.url, ...BOB });
+    secrets.push(issued.refreshToken, issued.accessToken);
+    b.resetStats();
+    // The default profile is at A: re-logging it with B's token and no base URL beside the token.
+    const adopt = await run(["login"], { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_REFRESH_TOKEN: issued.refreshToken });
+    conflict(adopt, "the profile's base URL (default)", "DNS_ACCOUNT_REFRESH_TOKEN (with no base URL beside it");
+    const flag = await run(["login", "--profile", "bob", "--base-url", a.url], { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: b.url, DNS_ACCOUNT_REFRESH_TOKEN: issued.refreshToken });
+    conflict(flag, "--base-url", "DNS_ACCOUNT_REFRESH_TOKEN (with DNS_ACCOUNT_BASE_URL)");
+    const password = await run(["login", "--profile", "bob", "--base-url", a.url], { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: b.url, DNS_ACCOUNT_USERNAME: BOB.username, DNS_ACCOUNT_PASSWORD: BOB.password });
+    conflict(password, "--base-url", "DNS_ACCOUNT_PASSWORD (with DNS_ACCOUNT_BASE_URL)");
+    // One source: the token and its base URL from the environment.
+    const ok = await run(["login", "--profile", "bob", "--json"], { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: b.url, DNS_ACCOUNT_REFRESH_TOKEN: issued.refreshToken });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal((JSON.parse(ok.stdout) as { baseUrl: string }).baseUrl, b.url);
+    assert.equal(a.stats.requests, 0, "nothing reached A");
+  });
+
   it("a credential command printing its own baseUrl, and DNS_ACCOUNT_BASE_URL elsewhere: base_url_conflict", async () => {
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} token --json`;
     // The command reads the store logged in at A, and prints A's base URL with the token.
