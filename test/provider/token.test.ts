@@ -141,7 +141,8 @@ registered((r) => r.inputs.__provider).then((r) => console.log(JSON.stringify(r.
       await expect(state, { ...base, keepers: { q: "2" } }, ["keepers"]);
       await expect(state, { ...base, username: "other@example.com" }, ["username"]);
       await expect(state, { ...base, baseUrl: "https://api.example.com", username: "ops@example.com", password: "other-password" }, ["baseUrl"]);
-      await expect(state, { ...base, refreshToken: "adopt-this-one" }, ["refreshToken"]);
+      // A refresh token from the args with the config's base URL would be a conflict (issue 22 §1): its own beside it.
+      await expect(state, { ...base, baseUrl: emu.url, refreshToken: "adopt-this-one" }, ["refreshToken"]);
       await expect({ ...state, issuedAt: new Date(Date.now() - 2 * 86400_000).toISOString() }, base, ["rotationPeriodSeconds"]);
       await expect(state, { ...base, keepers: UNKNOWN }, ["keepers"]);
     });
