@@ -89,6 +89,8 @@ const commands: Record<string, Command | (() => Command)> = {
 Credentials, first match wins: DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN or
 DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_ACCOUNT_CREDENTIAL_COMMAND.
 An explicit --profile uses that profile only (the environment is ignored); a missing one is an error.
+A secret goes only to its own origin: DNS_ACCOUNT_BASE_URL naming another origin than the profile's,
+or than the baseUrl a credential command prints, is an error (base_url_conflict), not a choice.
 --json prints {"accessToken", "expiresAt", "baseUrl", ...}: valid output for a credential command
 (DNS_ACCOUNT_CREDENTIAL_COMMAND="dns-account token --json --profile P").`,
     options: { ...profileOption, ...insecureOption, json: { type: "boolean" } },

@@ -193,7 +193,6 @@ export const NONE: CredentialProblem = {
  */
 export function resolveCredentials(sources: readonly [CredentialSource, CredentialFields][], options: ResolveOptions = {}): ResolvedCredentials | CredentialProblem {
   const first = (f: (typeof FIELDS)[number]): string | undefined => sources.map(([, s]) => s[f]).find(present);
-  const explicitBaseUrl = first("baseUrl");
   const none = options.none ?? NONE;
   const words = options.words ?? PULUMI_WORDS;
   const name = (kind: CredentialSource, field: keyof CredentialFields): string =>
@@ -223,13 +222,13 @@ export function resolveCredentials(sources: readonly [CredentialSource, Credenti
   const originOf = (d: number, secret: string): OriginCheck => ({ ...opt("steer", steerFor(d)), ...opt("own", claimAt(d)), ...opt("lower", lowerFor(d)), secret });
   // A secret whose origin is known now: its source's base URL, else the service's.
   const direct = (d: number, field: keyof CredentialFields): { baseUrl: string } | CredentialProblem => agreeOrigins(originOf(d, name(sources[d]![0], field)));
-  const at = explicitBaseUrl ? { baseUrl: explicitBaseUrl } : {};
+  const at = (d: number): { baseUrl?: string } => opt("baseUrl", steerFor(d)?.url);
   const implicitDefault = (fallback?: ResolvedCredentials): ResolvedCredentials => ({
     mode: "profile",
     profile: "default",
     source: "profile",
     implicit: true,
-    ...at,
+    ...at(sources.length),
     origin: { ...opt("steer", steerFor(sources.length)), secret: 'the CLI\'s default profile ("default")' },
     ...(fallback ? { fallback } : { none }),
   });
@@ -264,9 +263,9 @@ export function resolveCredentials(sources: readonly [CredentialSource, Credenti
       const mfaToken = first("mfaToken");
       return { mode: "password", baseUrl: o.baseUrl, username, password: s.password!, ...(mfaToken ? { mfaToken } : {}), source };
     }
-    if (present(s.profile)) return { mode: "profile", profile: s.profile, ...at, source, origin: originOf(d, `the profile "${s.profile}" (${name(source, "profile")})`) };
+    if (present(s.profile)) return { mode: "profile", profile: s.profile, ...at(d), source, origin: originOf(d, `the profile "${s.profile}" (${name(source, "profile")})`) };
     if (present(s.credentialCommand)) {
-      const command: ResolvedCredentials = { mode: "command", command: s.credentialCommand, ...at, source, origin: originOf(d, `the credential command (${name(source, "credentialCommand")})`) };
+      const command: ResolvedCredentials = { mode: "command", command: s.credentialCommand, ...at(d), source, origin: originOf(d, `the credential command (${name(source, "credentialCommand")})`) };
       // The CLI consults the default profile before the environment's credential command.
       return options.defaultProfile && source === "environment" ? implicitDefault(command) : command;
     }
