@@ -139,6 +139,10 @@ describe("the native plugin: one origin per secret, configuration before the env
       assert.deepEqual(server.failures.map((f) => f.property), ["credentials"]);
       namesBoth(server.failures[0]!.reason, ...names);
       namesBoth((await rejection(plugin.invoke("dns-account:index:getAccountLimits", {}))).message, ...names);
+      // The provider's own baseUrl and profile, at two origins: CheckConfig names the key.
+      const config = await plugin.checkConfig("urn:pulumi:dev::home::pulumi:providers:dns-account::default", {}, { baseUrl: b.url, profile: "default" });
+      assert.deepEqual(config.failures.map((f) => f.property), ["baseUrl"]);
+      namesBoth(config.failures[0]!.reason, "dns-account:baseUrl", 'the profile "default" (dns-account:profile)');
       quiet();
     });
   });
