@@ -5,17 +5,23 @@
 import { CONFIG_FIELDS, type CredentialFields } from "../sdk/credentials/resolve";
 
 export {
+  agreeOrigins,
   type CredentialFields,
   type CredentialProblem,
   type CredentialSource,
+  type CredentialWords,
   ENV_KEYS,
   fromEnvironment,
   isProblem,
+  problemError,
+  providerSources,
+  pulumiField,
   type ResolvedCredentials,
   type ResolveOptions,
   resolveCredentials,
   type UsableCredentials,
   usableCredentials,
+  urlOrigin,
 } from "../sdk/credentials/resolve";
 
 /** Stack config keys, namespace `dns-account`. */

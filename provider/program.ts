@@ -4,7 +4,7 @@ import { ConfigError } from "../sdk/errors";
 import type { Session, SessionCredentials } from "../sdk/session";
 // The client (undici's users, the 1.15 model) loads on the first getClient/getAccessToken call.
 const shared = (): typeof import("../sdk/client/shared-session") => require("../sdk/client/shared-session") as typeof import("../sdk/client/shared-session");
-import { allowInsecureHttpFrom, type CredentialFields, fromConfig, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "./credentials";
+import { allowInsecureHttpFrom, type CredentialFields, fromConfig, isProblem, problemError, providerSources, resolveCredentials, usableCredentials } from "./credentials";
 import { revokeAtExit } from "./shared/exit-revocation";
 
 /**
@@ -83,15 +83,8 @@ async function plainArgs(args: CredentialArgs): Promise<Plain> {
 type Resolved = ({ baseUrl: string; credentials: SessionCredentials } | { baseUrl: string; apiKey: string }) & { allowInsecureHttp?: true };
 
 async function sessionArgs(args: Plain, options: { apiKey?: boolean } = {}): Promise<Resolved> {
-  const r = resolveCredentials(
-    [
-      ["args", args],
-      ["config", programConfig()],
-      ["environment", fromEnvironment()],
-    ],
-    { ...options, accessToken: true, defaultProfile: true },
-  );
-  if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
+  const r = resolveCredentials(providerSources(args, programConfig()), { ...options, accessToken: true, defaultProfile: true });
+  if (isProblem(r)) throw problemError(r);
   const u = await usableCredentials(r);
   const insecure = allowInsecureHttpFrom((key) => pulumi.runtime.getConfig(key)) ? { allowInsecureHttp: true as const } : {};
   if (u.mode === "apiKey") {

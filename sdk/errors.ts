@@ -28,6 +28,7 @@ export type ErrorCode =
   | "invalid_api_key"
   | "state_kept"
   | "revocation_unproven"
+  | "base_url_conflict"
   | `http_${number}`;
 
 /** What the server said about an error, when it said anything in the documented shape. */
@@ -270,6 +271,17 @@ export function fieldProblems(fields: readonly { field: string; error_code: stri
 export class NoCredentialsError extends DnsAccountError {
   constructor(message: string, init: ErrorInit = {}) {
     super("no_credentials", message, init);
+  }
+}
+
+/**
+ * A secret and the base URL it would be sent to come from different places that name different
+ * origins (`code` `base_url_conflict`): a profile logged in at one service and `DNS_ACCOUNT_BASE_URL`
+ * naming another, say. The message names both places; nothing is sent anywhere.
+ */
+export class BaseUrlConflictError extends DnsAccountError {
+  constructor(message: string, init: ErrorInit = {}) {
+    super("base_url_conflict", message, init);
   }
 }
 

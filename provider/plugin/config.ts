@@ -68,7 +68,8 @@ export async function readConfig(props: Record<string, unknown>): Promise<{ conf
     try {
       await usableCredentials(resolved);
     } catch (err) {
-      failures.push({ property: "profile", reason: err instanceof DnsAccountError ? err.message : "the profile cannot be read" });
+      const conflict = err instanceof DnsAccountError && err.code === "base_url_conflict";
+      failures.push({ property: conflict ? "baseUrl" : "profile", reason: err instanceof DnsAccountError ? `${conflict ? `${err.code}: ` : ""}${err.message}` : "the profile cannot be read" });
     }
   }
   return { config: { fields, allowInsecureHttp }, failures };

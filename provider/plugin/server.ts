@@ -10,7 +10,7 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ConfigError } from "../../sdk/errors";
+import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import { VERSION } from "../../sdk/version";
 import { type Lifecycle, PartialCreateError, type ProviderContext } from "../shared/lifecycle";
 import { fromVariables, knownKey, type PluginConfig, readConfig } from "./config";
@@ -277,7 +277,8 @@ function secretProperties(type: string): Set<string> {
 
 /** A gRPC error for `err`: its message (never a secret: the package's errors name fields, not values); a partial create's state in ErrorResourceInitFailed. */
 function grpcError(p: Record<string, any>, err: unknown): object {
-  const message = err instanceof Error ? err.message : String(err);
+  // Our errors show their stable code (as explain() does for the resources'), e.g. for a function's base_url_conflict.
+  const message = err instanceof DnsAccountError && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
   const metadata = new p.grpc.Metadata();
   const status = new p.status.Status();
   status.setCode(p.grpc.status.UNKNOWN);

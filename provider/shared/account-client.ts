@@ -1,9 +1,9 @@
 import type { Client } from "../../sdk/client/client";
 import type { Credentials } from "../schema/types.generated";
 import { sharedClient } from "../../sdk/client/shared-session";
-import { ConfigError, DnsAccountError } from "../../sdk/errors";
+import { DnsAccountError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
-import { type CredentialFields, type CredentialProblem, fromEnvironment, isProblem, resolveCredentials, usableCredentials } from "../credentials";
+import { type CredentialFields, type CredentialProblem, type CredentialWords, isProblem, problemError, providerSources, pulumiField, resolveCredentials, usableCredentials } from "../credentials";
 import { revokeAtExit } from "./exit-revocation";
 import { type Failure, insecureOf, type ProviderContext } from "./lifecycle";
 import { containsUnknown, isUnknown } from "./unknown";
@@ -29,7 +29,7 @@ export type ResourceCredentials = Credentials;
  */
 export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): Promise<Client> {
   const r = resolve(ctx, credentials, none);
-  if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
+  if (isProblem(r)) throw problemError(r);
   const u = await usableCredentials(r);
   if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey, ...insecureOf(ctx) });
   const session: SessionCredentials =
@@ -47,15 +47,17 @@ export async function accountClient(ctx: ProviderContext, credentials: ResourceC
 /** The resource's credentials, then stack config, then the environment; "no credentials" is `none` (it blames `credentials`). */
 function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): ReturnType<typeof resolveCredentials> {
   const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
-  return resolveCredentials(
-    [
-      ["args", args],
-      ["config", ctx.config],
-      ["environment", fromEnvironment()],
-    ],
-    { apiKey: true, accessToken: true, defaultProfile: true, none },
-  );
+  const r = resolveCredentials(providerSources(args, ctx.config), { apiKey: true, accessToken: true, defaultProfile: true, none, words: WORDS });
+  // An account resource's one credential input is `credentials`: a conflict is blamed on it.
+  return isProblem(r) && r.code === "base_url_conflict" ? { ...r, property: "credentials" } : r;
 }
+
+/** An account resource's words: its `credentials` input, then the provider's configuration and the environment. */
+const WORDS: CredentialWords = {
+  source: (kind) => `in ${kind}`,
+  username: "dns-account:username or DNS_ACCOUNT_USERNAME",
+  field: (kind, field) => (kind === "args" ? `credentials.${field}` : pulumiField(kind, field)),
+};
 
 /** What an account resource accepts, in the order it looks (not the arguments of a Token). */
 const NO_CREDENTIALS: CredentialProblem = {
@@ -74,10 +76,11 @@ const NO_CREDENTIALS: CredentialProblem = {
 export async function credentialProblem(ctx: ProviderContext, credentials: ResourceCredentials | undefined): Promise<Failure | undefined> {
   try {
     const r = resolve(ctx, credentials);
-    if (isProblem(r)) return { property: r.property, reason: r.reason };
+    if (isProblem(r)) return { property: r.property, reason: r.code ? `${r.code}: ${r.reason}` : r.reason };
     if (r.mode === "profile") await usableCredentials(r);
     return undefined;
   } catch (err) {
+    if (err instanceof DnsAccountError && err.code === "base_url_conflict") return { property: "credentials", reason: `${err.code}: ${err.message}` };
     if (err instanceof DnsAccountError) return { property: err.field ?? "credentials", reason: err.message };
     throw err;
   }

@@ -10,8 +10,9 @@ import { type RawResponse, resolveBaseUrl } from "../../sdk/http/transport";
 import {
   type CredentialFields,
   type CredentialSource,
-  fromEnvironment,
   isProblem,
+  problemError,
+  providerSources,
   resolveCredentials,
   usableCredentials,
 } from "../credentials";
@@ -29,17 +30,13 @@ function credentialSources(ctx: ProviderContext, inputs: TokenInputs): [Credenti
     profile: inputs.profile,
     credentialCommand: inputs.credentialCommand,
   };
-  return [
-    ["args", args],
-    ["config", ctx.config],
-    ["environment", fromEnvironment()],
-  ];
+  return providerSources(args, ctx.config);
 }
 
 /** Credentials a Token can hold: a password login or a refresh token (from args, config, a profile or a command). */
 async function resolve(ctx: ProviderContext, inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }> }> {
   const r = resolveCredentials(credentialSources(ctx, inputs), { defaultProfile: true });
-  if (isProblem(r)) throw new ConfigError(r.reason, { field: r.property });
+  if (isProblem(r)) throw problemError(r);
   const creds = await usableCredentials(r);
   const field = r.mode === "command" ? "credentialCommand" : "profile";
   if (creds.mode === "accessToken") {
@@ -75,10 +72,10 @@ export async function check(ctx: ProviderContext, _olds: TokenInputs, news: Toke
       !isProblem(r) && r.mode === "profile" && r.implicit
         ? await usableCredentials(r).then(
             () => false,
-            (err: unknown) => (failures.push({ property: (err as { field?: string }).field ?? "password", reason: (err as Error).message }), true),
+            (err: unknown) => (failures.push(failureOf(err, "password")), true),
           )
         : false;
-    if (isProblem(r)) failures.push(r);
+    if (isProblem(r)) failures.push({ property: r.property, reason: r.code ? `${r.code}: ${r.reason}` : r.reason });
     else if (noDefault) {
       // reported above
     } else if (r.mode !== "password") {
@@ -95,7 +92,7 @@ export async function check(ctx: ProviderContext, _olds: TokenInputs, news: Toke
     }
     if (!isProblem(r) && r.mode === "profile" && !r.implicit) {
       // Read the profile now, so a wrong name fails the preview; a credential command runs only at create.
-      await usableCredentials(r).catch((err: unknown) => failures.push({ property: (err as { field?: string }).field ?? "profile", reason: (err as Error).message }));
+      await usableCredentials(r).catch((err: unknown) => failures.push(failureOf(err, "profile")));
     }
   }
   for (const key of ["baseUrl", "username", "password", "mfaToken", "refreshToken", "profile", "credentialCommand"] as const) {
@@ -111,6 +108,12 @@ export async function check(ctx: ProviderContext, _olds: TokenInputs, news: Toke
     failures.push({ property: "keepers", reason: "keepers must be a map of strings" });
   }
   return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+/** A check failure from an error of the credential resolution; a base URL conflict keeps its code in view. */
+function failureOf(err: unknown, property: string): Failure {
+  const e = err as { field?: string; code?: string; message: string };
+  return { property: e.field ?? property, reason: e.code === "base_url_conflict" ? `${e.code}: ${e.message}` : e.message };
 }
 
 function credentialFieldsOf(inputs: TokenInputs): unknown[] {

@@ -34,7 +34,8 @@ async function currentToken(v: Values): Promise<Current> {
   const explicit = v.profile as string | undefined;
   if (explicit !== undefined || !envCredentials()) {
     const cached = cachedToken(env, profileOf(v));
-    if (cached) return { ...cached, source: "profile" };
+    // DNS_ACCOUNT_BASE_URL naming another origin than the profile's: the full path says base_url_conflict.
+    if (cached && (explicit !== undefined || sameOrigin(env.DNS_ACCOUNT_BASE_URL, cached.baseUrl))) return { ...cached, source: "profile" };
   }
   const { defaultCredentialChain, resolveCredential } = sources();
   const credential = await resolveCredential(defaultCredentialChain({ ...(explicit !== undefined ? { profile: explicit } : {}), ...insecure(v) }));
@@ -46,6 +47,16 @@ async function currentToken(v: Values): Promise<Current> {
     source: credential.source,
     ...(credential.profile ? { profile: credential.profile } : {}),
   };
+}
+
+/** True when `url` is unset or names the origin of `other` (WHATWG URL is global: no module to load). */
+function sameOrigin(url: string | undefined, other: string): boolean {
+  if (!url) return true;
+  try {
+    return new URL(url).origin === new URL(other).origin;
+  } catch {
+    return false;
+  }
 }
 
 const EXEC_VERSIONS = ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"];
@@ -78,6 +89,8 @@ const commands: Record<string, Command | (() => Command)> = {
 Credentials, first match wins: DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN or
 DNS_ACCOUNT_USERNAME + DNS_ACCOUNT_PASSWORD; then the stored profile; then DNS_ACCOUNT_CREDENTIAL_COMMAND.
 An explicit --profile uses that profile only (the environment is ignored); a missing one is an error.
+A secret goes only to its own origin: DNS_ACCOUNT_BASE_URL naming another origin than the profile's,
+or than the baseUrl a credential command prints, is an error (base_url_conflict), not a choice.
 --json prints {"accessToken", "expiresAt", "baseUrl", ...}: valid output for a credential command
 (DNS_ACCOUNT_CREDENTIAL_COMMAND="dns-account token --json --profile P").`,
     options: { ...profileOption, ...insecureOption, json: { type: "boolean" } },

@@ -25,7 +25,7 @@ const { getClient } = require("pulumi-dns-account");
   const clients = await Promise.all([getClient(), getClient()]);
   const limits = await clients[0].account.limits();
   let tokenError;
-  try { await require("pulumi-dns-account").getClient({ apiKey: "wrong-key-000000000000" }).then((c) => c.account.limits()); } catch (e) { tokenError = e.code; }
+  try { await require("pulumi-dns-account").getClient({ baseUrl: process.env.U, apiKey: "wrong-key-000000000000" }).then((c) => c.account.limits()); } catch (e) { tokenError = e.code; }
   console.log(JSON.stringify({ same: clients[0] === clients[1], limits: !!limits.devices, mode: clients[0].authMode, wrong: tokenError }));
 })();`,
       { K: KEY, U: emu.url },

@@ -18,19 +18,28 @@ describe("credential resolution (args → stack config → environment)", () => 
   it("the first source with a password or refresh token decides the mode", () => {
     const r = resolveCredentials([
       ["args", {}],
-      ["config", { refreshToken: "cfg-rt" }],
+      ["config", { baseUrl: "https://cfg.example", refreshToken: "cfg-rt" }],
       ["environment", env],
     ]);
-    assert.deepEqual(r, { mode: "refreshToken", baseUrl: "https://env.example", refreshToken: "cfg-rt", username: "env@example.com", source: "config" });
+    assert.deepEqual(r, { mode: "refreshToken", baseUrl: "https://cfg.example", refreshToken: "cfg-rt", username: "env@example.com", source: "config" });
   });
 
-  it("takes username, baseUrl and mfaToken field by field, args first", () => {
+  it("takes username and mfaToken field by field, args first; the base URL only from the secret's own source", () => {
     const r = resolveCredentials([
       ["args", { username: "args@example.com", mfaToken: "123456" }],
-      ["config", { baseUrl: "https://cfg.example" }],
+      ["config", { baseUrl: "https://env.example/" }],
       ["environment", env],
     ]);
-    assert.deepEqual(r, { mode: "password", baseUrl: "https://cfg.example", username: "args@example.com", password: "env-pw", mfaToken: "123456", source: "environment" });
+    // Another place may repeat the secret's origin (origins are compared, not strings)…
+    assert.deepEqual(r, { mode: "password", baseUrl: "https://env.example/", username: "args@example.com", password: "env-pw", mfaToken: "123456", source: "environment" });
+    // …but not name another one (issue 22 §1).
+    const other = resolveCredentials([
+      ["args", {}],
+      ["config", { baseUrl: "https://cfg.example" }],
+      ["environment", env],
+    ]) as { code?: string; property: string; reason: string };
+    assert.equal(other.code, "base_url_conflict");
+    assert.match(other.reason, /^dns-account:baseUrl points at https:\/\/cfg\.example, but DNS_ACCOUNT_PASSWORD \(with DNS_ACCOUNT_BASE_URL\) belongs to https:\/\/env\.example/);
   });
 
   it("names the property when credentials are missing, doubled, or lack a username", () => {

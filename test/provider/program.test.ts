@@ -185,7 +185,7 @@ exports.create = async (inputs) => {
 };`,
       );
       const before = emu.liveRefreshTokens(OPS);
-      const host = await startProviderHost({ programDir: program, env: _cleanEnv({ DNS_ACCOUNT_USERNAME: OPS, DNS_ACCOUNT_PASSWORD: PASSWORD }) });
+      const host = await startProviderHost({ programDir: program, env: _cleanEnv({ DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: OPS, DNS_ACCOUNT_PASSWORD: PASSWORD }) });
       try {
         await host.configure({});
         const urn = "urn:pulumi:dev::dns-account-test::pulumi-nodejs:dynamic:Resource::limits";

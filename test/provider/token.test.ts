@@ -140,8 +140,9 @@ registered((r) => r.inputs.__provider).then((r) => console.log(JSON.stringify(r.
       };
       await expect(state, { ...base, keepers: { q: "2" } }, ["keepers"]);
       await expect(state, { ...base, username: "other@example.com" }, ["username"]);
-      await expect(state, { ...base, baseUrl: "https://api.example.com" }, ["baseUrl"]);
-      await expect(state, { ...base, refreshToken: "adopt-this-one" }, ["refreshToken"]);
+      await expect(state, { ...base, baseUrl: "https://api.example.com", username: "ops@example.com", password: "other-password" }, ["baseUrl"]);
+      // A refresh token from the args with the config's base URL would be a conflict (issue 22 §1): its own beside it.
+      await expect(state, { ...base, baseUrl: emu.url, refreshToken: "adopt-this-one" }, ["refreshToken"]);
       await expect({ ...state, issuedAt: new Date(Date.now() - 2 * 86400_000).toISOString() }, base, ["rotationPeriodSeconds"]);
       await expect(state, { ...base, keepers: UNKNOWN }, ["keepers"]);
     });
@@ -247,7 +248,8 @@ exports.create = async (inputs) => {
       );
       const envHost = await startProviderHost({
         programDir: program,
-        env: { ...env(), DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD },
+        // The password's own base URL beside it: the call's baseUrl names the same origin (issue 22 §1).
+        env: { ...env(), DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD },
       });
       try {
         await envHost.configure({});

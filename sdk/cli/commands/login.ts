@@ -42,6 +42,24 @@ async function passwordLogin(v: Values, baseUrl: string): Promise<{ username: st
   }
 }
 
+/**
+ * Where a secret from the environment (a refresh token to adopt, a password) may be sent: the origin of
+ * `DNS_ACCOUNT_BASE_URL` beside it, else the service's. `--base-url`, or the profile's earlier base URL
+ * when neither is set, naming another origin is a `base_url_conflict` naming both (issue 22 §1).
+ */
+function envSecretBaseUrl(v: Values, secret: string, previous: string | undefined): string {
+  const { agreeOrigins, isProblem, problemError } = require("../../credentials/resolve") as typeof import("../../credentials/resolve");
+  const flag = v["base-url"] as string | undefined;
+  const r = agreeOrigins({
+    secret,
+    ...(flag ? { steer: { url: flag, name: "--base-url" } } : {}),
+    ...(env.DNS_ACCOUNT_BASE_URL ? { own: { url: env.DNS_ACCOUNT_BASE_URL, name: "DNS_ACCOUNT_BASE_URL" } } : {}),
+    ...(previous ? { lower: { url: previous, name: `the profile's base URL (${profileOf(v)})` } } : {}),
+  });
+  if (isProblem(r)) throw problemError(r);
+  return r.baseUrl;
+}
+
 export const login: Command = {
   summary: "Log in and store a profile (password and MFA code, a refresh token, an API key, or --browser)",
   usage: `Usage: dns-account login [--profile P] [--username U] [--mfa] [--password-stdin] [--base-url URL] [--allow-insecure-http] [--json]
@@ -80,7 +98,10 @@ docker-compose; tokens then cross that network in clear.`,
     const profile = profileOf(v);
     const store = newStore(v);
     const previous = await store.profile(profile);
-    const baseUrl = (v["base-url"] as string | undefined) ?? env.DNS_ACCOUNT_BASE_URL ?? previous?.baseUrl ?? (require("../../http/transport") as typeof import("../../http/transport")).DEFAULT_BASE_URL;
+    const adopting = Boolean(env.DNS_ACCOUNT_REFRESH_TOKEN && !env.DNS_ACCOUNT_PASSWORD && !v.username && !v["password-stdin"] && !v.mfa);
+    const typed = v["api-key-stdin"] || v.browser;
+    const fromEnv = typed ? undefined : adopting ? "DNS_ACCOUNT_REFRESH_TOKEN" : !v["password-stdin"] && env.DNS_ACCOUNT_PASSWORD ? "DNS_ACCOUNT_PASSWORD" : undefined;
+    const baseUrl = fromEnv ? envSecretBaseUrl(v, fromEnv, previous?.baseUrl) : ((v["base-url"] as string | undefined) ?? env.DNS_ACCOUNT_BASE_URL ?? previous?.baseUrl ?? (require("../../http/transport") as typeof import("../../http/transport")).DEFAULT_BASE_URL);
     let username: string | undefined;
     let set: TokenSet;
     let adopted = false;
@@ -121,9 +142,9 @@ docker-compose; tokens then cross that network in clear.`,
         set = await browserLogin(browser);
         note(`The implicit grant gives no refresh token: this login lasts until ${iso(set.expiresAt)}; then run dns-account login again.`);
       }
-    } else if (env.DNS_ACCOUNT_REFRESH_TOKEN && !env.DNS_ACCOUNT_PASSWORD && !v.username && !v["password-stdin"] && !v.mfa) {
+    } else if (adopting) {
       // Adopting a refresh token someone else minted: stored as adopted, so logout forgets it, never revokes it.
-      set = await grants().refreshToken({ baseUrl, refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN, ...insecure(v) });
+      set = await grants().refreshToken({ baseUrl, refreshToken: env.DNS_ACCOUNT_REFRESH_TOKEN!, ...insecure(v) });
       username = previous?.username;
       adopted = true;
     } else {
