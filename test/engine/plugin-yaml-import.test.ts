@@ -1,33 +1,35 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Emulator, startEmulator } from "../../../emulator";
-import { createClient } from "../../../sdk";
-import { _assertNoSecrets } from "../../support/helpers";
-import { _installedProgram } from "../../support/program";
-import { _hasPulumi, _pulumiProject } from "../../support/pulumi-cli";
+import { type Emulator, startEmulator } from "../../emulator";
+import { createClient } from "../../sdk";
+import { _assertNoSecrets } from "../support/helpers";
+import { _installedProgram } from "../support/program";
+import { _engineMissing, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
 
 /**
  * The plugin with the real `pulumi` CLI (local file backend): a Pulumi YAML program, then `pulumi import`
  * of a server made in the dashboard, after which a preview shows no change. The plugin is found on PATH,
- * as `npm install -g pulumi-dns-account` puts it. Runs wherever `pulumi` is on PATH.
+ * as `npm install -g pulumi-dns-account` puts it. Runs the engine `npm run engine` built.
  */
 describe("the plugin with the real pulumi CLI", function () {
   this.timeout(600_000);
   let emu: Emulator;
+  let project: PulumiProject | undefined;
   let pulumi: (...args: string[]) => Promise<string>;
   const API_KEY = "key-PULUMI-CLI-7e2a9d40";
 
   before(async function () {
-    if (!_hasPulumi()) {
-      console.log("      skipped: no pulumi CLI");
+    const missing = _engineMissing("yaml");
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
       this.skip();
     }
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     const installed = await _installedProgram();
     // The plugin on PATH, as a global npm install puts it.
-    const project = _pulumiProject("dns-account-yaml-", { PATH: `${path.join(installed, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}` });
+    project = _pulumiProject("dns-account-yaml-", { PATH: path.join(installed, "node_modules", ".bin") });
     pulumi = project.pulumi;
     writeFileSync(
       path.join(project.dir, "Pulumi.yaml"),
@@ -51,6 +53,7 @@ outputs:
 
   after(async () => {
     await emu?.close();
+    project?.remove();
   });
 
   it("up of a YAML program, import of a dashboard server, then no changes; destroy", async () => {

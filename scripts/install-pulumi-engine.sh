@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Builds the real Pulumi engine from Pulumi's Go modules, at the version of the @pulumi/pulumi in
+# package-lock.json: the `pulumi` CLI and the language hosts pulumi-language-{nodejs,python,go,yaml},
+# into ${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/engine/<version>/bin (outside the repository).
+# Does nothing for a binary that is there already at the right version. Prints that folder as its last
+# line, so other tools can find the engine:
+#
+#   bin="$(bash scripts/install-pulumi-engine.sh | tail -n 1)"
+#
+# Every module comes through the Go module proxy with the ordinary `go` client (`go mod download -json`);
+# nothing is downloaded by hand. The module cache is read-only, so each build happens in a writable copy
+# laid out as the pulumi/pulumi repository is (pkg/ and sdk/ as siblings, the language hosts inside
+# sdk/), which satisfies the relative `replace` lines of pkg/go.mod and of the language hosts' go.mod.
+#
+# A language host whose module the proxy refuses is not built (there is no stand-in): the exact error is
+# printed on stderr and kept in <version>/unavailable/<host>, where the tests read why they cannot run.
+# The script fails only when the CLI itself cannot be built.
+#
+# Environment: PULUMI_YAML_VERSION (default v1.25.0, the newest pulumi-yaml the proxy serves here);
+# ENGINE_JOBS (go build -p, default 2). The build runs under `nice`.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+version="$(node -p 'require(process.argv[1]).packages["node_modules/@pulumi/pulumi"].version' "$root/package-lock.json")"
+yaml_version="${PULUMI_YAML_VERSION:-v1.25.0}"
+engine="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/engine/$version"
+bin="$engine/bin"
+unavailable="$engine/unavailable"
+jobs="${ENGINE_JOBS:-2}"
+mkdir -p "$bin" "$unavailable"
+
+log() { printf 'install-pulumi-engine: %s\n' "$*" >&2; }
+
+# The -X setting a binary was linked with, read from its build information (empty when none).
+stamped() { # <binary> <package path>
+  [ -x "$1" ] || return 0
+  go version -m "$1" 2>/dev/null | grep -o -- "-X[= ]$2.Version=[^ \"']*" | sed 's/.*=//' | head -n 1
+}
+
+# `go mod download -json MODULE@VERSION`: prints the module's folder in the module cache, or returns 1
+# after printing the proxy's exact error on stderr (and saving it under unavailable/<name>).
+download() { # <name> <module@version>
+  local json dir err
+  json="$(go mod download -json "$2" 2>/dev/null || true)"
+  dir="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const j=JSON.parse(s);process.stdout.write(j.Error?"":j.Dir||"")}catch{}})')"
+  if [ -n "$dir" ] && [ -d "$dir" ]; then
+    rm -f "$unavailable/$1"
+    printf '%s\n' "$dir"
+    return 0
+  fi
+  err="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s).Error||"")}catch{process.stdout.write(s)}})')"
+  [ -n "$err" ] || err="go mod download -json $2 failed with no error text"
+  printf '%s\n' "$err" >"$unavailable/$1"
+  log "$1 cannot be built here: $err"
+  return 1
+}
+
+# A writable copy of a module folder (the module cache is read-only).
+copy() { # <from> <to>
+  rm -rf "$2"
+  mkdir -p "$(dirname "$2")"
+  cp -R "$1" "$2"
+  chmod -R u+w "$2"
+}
+
+build() { # <dir> <output> <ldflags> <package>
+  log "building $(basename "$2") (nice, -p $jobs)"
+  (cd "$1" && nice -n 10 go build -mod=mod -p "$jobs" -trimpath -ldflags "-s -w $3" -o "$2.tmp" "$4")
+  mv -f "$2.tmp" "$2"
+}
+
+cli_x="github.com/pulumi/pulumi/sdk/v3/go/common/version"
+yaml_x="github.com/pulumi/pulumi-yaml/pkg/version"
+want_hosts=(pulumi-language-nodejs pulumi-language-python pulumi-language-go)
+
+need=0
+[ "$(stamped "$bin/pulumi" "$cli_x")" = "v$version" ] || need=1
+[ "$(stamped "$bin/pulumi-language-yaml" "$yaml_x")" = "$yaml_version" ] || need=1
+for host in "${want_hosts[@]}"; do
+  [ "$(stamped "$bin/$host" "$cli_x")" = "v$version" ] || need=1
+done
+
+if [ "$need" -eq 0 ]; then
+  log "pulumi v$version and its language hosts are there already"
+  printf '%s\n' "$bin"
+  exit 0
+fi
+
+start=$(date +%s)
+work="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-engine-build.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+src="$work/pulumi" # laid out as the pulumi/pulumi repository
+
+pkg_dir="$(download pulumi "github.com/pulumi/pulumi/pkg/v3@v$version")" || exit 1
+sdk_dir="$(download pulumi-sdk "github.com/pulumi/pulumi/sdk/v3@v$version")" || exit 1
+copy "$pkg_dir" "$src/pkg"
+copy "$sdk_dir" "$src/sdk"
+
+if [ "$(stamped "$bin/pulumi" "$cli_x")" != "v$version" ]; then
+  build "$src/pkg" "$bin/pulumi" "-X $cli_x.Version=v$version" ./cmd/pulumi
+fi
+
+# The language hosts of pulumi/pulumi are modules of their own inside sdk/, untagged: the proxy serves
+# them at the commit of the pkg/v3.248.0 tag (as a pseudo-version), found in the download's Origin.
+commit="$(go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$version" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write((JSON.parse(s).Origin||{}).Hash||""))')"
+declare -A host_module=(
+  [pulumi-language-nodejs]="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
+  [pulumi-language-python]="github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3"
+  [pulumi-language-go]="github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3"
+)
+declare -A host_dir=(
+  [pulumi-language-nodejs]="sdk/nodejs/cmd/pulumi-language-nodejs"
+  [pulumi-language-python]="sdk/python/cmd/pulumi-language-python"
+  [pulumi-language-go]="sdk/go/pulumi-language-go"
+)
+for host in "${want_hosts[@]}"; do
+  [ "$(stamped "$bin/$host" "$cli_x")" = "v$version" ] && continue
+  ref="${commit:-v$version}"
+  if dir="$(download "$host" "${host_module[$host]}@$ref")"; then
+    copy "$dir" "$src/${host_dir[$host]}"
+    build "$src/${host_dir[$host]}" "$bin/$host" "-X $cli_x.Version=v$version" .
+  fi
+done
+
+# pulumi-language-yaml lives in github.com/pulumi/pulumi-yaml; it is built against this engine's pkg and
+# sdk (a sibling of pkg/ and sdk/, with replace lines to them) so that it speaks the same protocol.
+if [ "$(stamped "$bin/pulumi-language-yaml" "$yaml_x")" != "$yaml_version" ]; then
+  if dir="$(download pulumi-language-yaml "github.com/pulumi/pulumi-yaml@$yaml_version")"; then
+    copy "$dir" "$src/pulumi-yaml"
+    (cd "$src/pulumi-yaml" && go mod edit \
+      -require="github.com/pulumi/pulumi/pkg/v3@v$version" -require="github.com/pulumi/pulumi/sdk/v3@v$version" \
+      -replace=github.com/pulumi/pulumi/pkg/v3=../pkg -replace=github.com/pulumi/pulumi/sdk/v3=../sdk)
+    # pkg's own replace lines (forks) apply only where pkg is the main module: carry them over.
+    (cd "$src/pkg" && go mod edit -json) | node -e '
+      let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{
+        for (const r of JSON.parse(s).Replace||[]) if (r.New.Version) console.log(`-replace=${r.Old.Path}=${r.New.Path}@${r.New.Version}`);
+      })' | while read -r flag; do (cd "$src/pulumi-yaml" && go mod edit "$flag"); done
+    build "$src/pulumi-yaml" "$bin/pulumi-language-yaml" "-X $yaml_x.Version=$yaml_version" ./cmd/pulumi-language-yaml
+  fi
+fi
+
+log "done in $(($(date +%s) - start)) s"
+missing=""
+for host in "${want_hosts[@]}" pulumi-language-yaml; do [ -x "$bin/$host" ] || missing="$missing $host"; done
+[ -z "$missing" ] || log "not built (the Go module proxy refuses them; see $unavailable):$missing"
+printf '%s\n' "$bin"
