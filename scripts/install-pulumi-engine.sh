@@ -10,7 +10,8 @@
 # Every module comes through the Go module proxy with the ordinary `go` client (`go mod download -json`);
 # nothing is downloaded by hand. The module cache is read-only, so each build happens in a writable copy
 # laid out as the pulumi/pulumi repository is (pkg/ and sdk/ as siblings, the language hosts inside
-# sdk/), which satisfies the relative `replace` lines of pkg/go.mod and of the language hosts' go.mod.
+# sdk/), which satisfies the relative `replace` lines of pkg/go.mod and of the language hosts' go.mod
+# (`go install .../pkg/v3/cmd/pulumi@VERSION` refuses a module with replace lines).
 #
 # A language host whose module the proxy refuses is not built (there is no stand-in): the exact error is
 # printed on stderr and kept in <version>/unavailable/<host>, where the tests read why they cannot run.
@@ -31,10 +32,12 @@ mkdir -p "$bin" "$unavailable"
 
 log() { printf 'install-pulumi-engine: %s\n' "$*" >&2; }
 
-# The -X setting a binary was linked with, read from its build information (empty when none).
-stamped() { # <binary> <package path>
-  [ -x "$1" ] || return 0
-  go version -m "$1" 2>/dev/null | grep -o -- "-X[= ]$2.Version=[^ \"']*" | sed 's/.*=//' | head -n 1
+# The version a binary in bin/ was built at: its stamp file, written after a successful build (Go leaves
+# -ldflags out of the build information of a -trimpath build); for pulumi, also what it says it is.
+stamped() { # <name>
+  [ -x "$bin/$1" ] && [ -f "$bin/.$1.version" ] || return 0
+  if [ "$1" = pulumi ] && [ "$(PULUMI_SKIP_UPDATE_CHECK=true "$bin/pulumi" version 2>/dev/null)" != "$(cat "$bin/.pulumi.version")" ]; then return 0; fi
+  cat "$bin/.$1.version"
 }
 
 # `go mod download -json MODULE@VERSION`: prints the module's folder in the module cache, or returns 1
@@ -63,10 +66,14 @@ copy() { # <from> <to>
   chmod -R u+w "$2"
 }
 
-build() { # <dir> <output> <ldflags> <package>
-  log "building $(basename "$2") (nice, -p $jobs)"
-  (cd "$1" && nice -n 10 go build -mod=mod -p "$jobs" -trimpath -ldflags "-s -w $3" -o "$2.tmp" "$4")
-  mv -f "$2.tmp" "$2"
+build() { # <dir> <name> <version> <ldflags> <package>
+  local t=$(date +%s)
+  log "building $2 $3 (nice, -p $jobs)"
+  rm -f "$bin/.$2.version"
+  (cd "$1" && nice -n 10 go build -mod=mod -p "$jobs" -trimpath -ldflags "-s -w $4" -o "$bin/$2.tmp" "$5")
+  mv -f "$bin/$2.tmp" "$bin/$2"
+  printf '%s\n' "$3" >"$bin/.$2.version"
+  log "built $2 in $(($(date +%s) - t)) s"
 }
 
 cli_x="github.com/pulumi/pulumi/sdk/v3/go/common/version"
@@ -74,10 +81,10 @@ yaml_x="github.com/pulumi/pulumi-yaml/pkg/version"
 want_hosts=(pulumi-language-nodejs pulumi-language-python pulumi-language-go)
 
 need=0
-[ "$(stamped "$bin/pulumi" "$cli_x")" = "v$version" ] || need=1
-[ "$(stamped "$bin/pulumi-language-yaml" "$yaml_x")" = "$yaml_version" ] || need=1
+[ "$(stamped pulumi)" = "v$version" ] || need=1
+[ "$(stamped pulumi-language-yaml)" = "$yaml_version" ] || need=1
 for host in "${want_hosts[@]}"; do
-  [ "$(stamped "$bin/$host" "$cli_x")" = "v$version" ] || need=1
+  [ "$(stamped "$host")" = "v$version" ] || need=1
 done
 
 if [ "$need" -eq 0 ]; then
@@ -96,8 +103,8 @@ sdk_dir="$(download pulumi-sdk "github.com/pulumi/pulumi/sdk/v3@v$version")" || 
 copy "$pkg_dir" "$src/pkg"
 copy "$sdk_dir" "$src/sdk"
 
-if [ "$(stamped "$bin/pulumi" "$cli_x")" != "v$version" ]; then
-  build "$src/pkg" "$bin/pulumi" "-X $cli_x.Version=v$version" ./cmd/pulumi
+if [ "$(stamped pulumi)" != "v$version" ]; then
+  build "$src/pkg" pulumi "v$version" "-X $cli_x.Version=v$version" ./cmd/pulumi
 fi
 
 # The language hosts of pulumi/pulumi are modules of their own inside sdk/, untagged: the proxy serves
@@ -114,28 +121,28 @@ declare -A host_dir=(
   [pulumi-language-go]="sdk/go/pulumi-language-go"
 )
 for host in "${want_hosts[@]}"; do
-  [ "$(stamped "$bin/$host" "$cli_x")" = "v$version" ] && continue
+  [ "$(stamped "$host")" = "v$version" ] && continue
   ref="${commit:-v$version}"
   if dir="$(download "$host" "${host_module[$host]}@$ref")"; then
     copy "$dir" "$src/${host_dir[$host]}"
-    build "$src/${host_dir[$host]}" "$bin/$host" "-X $cli_x.Version=v$version" .
+    build "$src/${host_dir[$host]}" "$host" "v$version" "-X $cli_x.Version=v$version" .
   fi
 done
 
-# pulumi-language-yaml lives in github.com/pulumi/pulumi-yaml; it is built against this engine's pkg and
-# sdk (a sibling of pkg/ and sdk/, with replace lines to them) so that it speaks the same protocol.
-if [ "$(stamped "$bin/pulumi-language-yaml" "$yaml_x")" != "$yaml_version" ]; then
-  if dir="$(download pulumi-language-yaml "github.com/pulumi/pulumi-yaml@$yaml_version")"; then
-    copy "$dir" "$src/pulumi-yaml"
-    (cd "$src/pulumi-yaml" && go mod edit \
-      -require="github.com/pulumi/pulumi/pkg/v3@v$version" -require="github.com/pulumi/pulumi/sdk/v3@v$version" \
-      -replace=github.com/pulumi/pulumi/pkg/v3=../pkg -replace=github.com/pulumi/pulumi/sdk/v3=../sdk)
-    # pkg's own replace lines (forks) apply only where pkg is the main module: carry them over.
-    (cd "$src/pkg" && go mod edit -json) | node -e '
-      let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{
-        for (const r of JSON.parse(s).Replace||[]) if (r.New.Version) console.log(`-replace=${r.Old.Path}=${r.New.Path}@${r.New.Version}`);
-      })' | while read -r flag; do (cd "$src/pulumi-yaml" && go mod edit "$flag"); done
-    build "$src/pulumi-yaml" "$bin/pulumi-language-yaml" "-X $yaml_x.Version=$yaml_version" ./cmd/pulumi-language-yaml
+# pulumi-language-yaml lives in github.com/pulumi/pulumi-yaml, a module without replace lines: `go install
+# MODULE/cmd/pulumi-language-yaml@VERSION` builds it with the pkg and sdk its own go.mod names, as Pulumi's
+# releases bundle it (v1.25.0 does not compile against pkg v3.248.0: NewPluginLoader and NewContextWithRoot
+# changed). It speaks to the engine over gRPC only.
+if [ "$(stamped pulumi-language-yaml)" != "$yaml_version" ]; then
+  if download pulumi-language-yaml "github.com/pulumi/pulumi-yaml@$yaml_version" >/dev/null; then
+    t=$(date +%s)
+    log "building pulumi-language-yaml $yaml_version (nice, -p $jobs)"
+    rm -f "$bin/.pulumi-language-yaml.version"
+    (cd "$work" && GOBIN="$work/gobin" nice -n 10 go install -p "$jobs" -trimpath -ldflags "-s -w -X $yaml_x.Version=$yaml_version" \
+      "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@$yaml_version")
+    mv -f "$work/gobin/pulumi-language-yaml" "$bin/pulumi-language-yaml"
+    printf '%s\n' "$yaml_version" >"$bin/.pulumi-language-yaml.version"
+    log "built pulumi-language-yaml in $(($(date +%s) - t)) s"
   fi
 fi
 

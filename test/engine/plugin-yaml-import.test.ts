@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { createClient } from "../../sdk";
@@ -35,6 +35,8 @@ describe("the plugin with the real pulumi CLI", function () {
       path.join(project.dir, "Pulumi.yaml"),
       `name: dns-account-yaml
 runtime: yaml
+outputs:
+  serverId: \${home.serverId}
 resources:
   home:
     type: dns-account:index:DnsServer
@@ -42,8 +44,6 @@ resources:
       name: Home
       settings:
         blockTtlSeconds: 60
-outputs:
-  serverId: \${home.serverId}
 `,
     );
     await pulumi("stack", "init", "dev");
@@ -58,18 +58,26 @@ outputs:
 
   it("up of a YAML program, import of a dashboard server, then no changes; destroy", async () => {
     const logs: string[] = [];
-    logs.push(await pulumi("up", "--yes", "--skip-preview"));
-    const serverId = (await pulumi("stack", "output", "serverId")).trim();
     const dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
     try {
+      logs.push(await pulumi("up", "--yes", "--skip-preview"));
+      const serverId = (await pulumi("stack", "output", "serverId")).trim();
       assert.equal((await dashboard.dnsServers.get(serverId)).name, "Home");
       const made = await dashboard.dnsServers.create({ name: "Made in the dashboard" });
-      logs.push(await pulumi("import", "dns-account:index:DnsServer", "imported", made.id, "--yes", "--protect=false"));
+      const generated = path.join(project!.dir, "imported.yaml");
+      logs.push(await pulumi("import", "dns-account:index:DnsServer", "imported", made.id, "--yes", "--protect=false", "--out", generated));
+      // The real engine keeps only what the program declares: the code `pulumi import` generated goes
+      // into the program (its resources after the program's), else the next preview deletes the import.
+      const code = readFileSync(generated, "utf8");
+      assert.match(code, /type: dns-account:(index:)?DnsServer\n/);
+      appendFileSync(path.join(project!.dir, "Pulumi.yaml"), code.slice(code.indexOf("resources:") + "resources:".length).replace(/^\n/, ""));
       logs.push(await pulumi("preview", "--expect-no-changes", "--refresh"));
+      assert.equal((await dashboard.dnsServers.get(made.id)).name, "Made in the dashboard");
+      logs.push(await pulumi("destroy", "--yes", "--skip-preview"));
+      for (const id of [serverId, made.id]) await assert.rejects(dashboard.dnsServers.get(id), (e: { status?: number }) => e.status === 404);
     } finally {
       await dashboard.close();
     }
-    logs.push(await pulumi("destroy", "--yes", "--skip-preview"));
     _assertNoSecrets(logs.join("\n") + (await pulumi("stack", "export")), [API_KEY]);
   });
 });

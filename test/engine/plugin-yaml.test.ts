@@ -8,6 +8,8 @@ import { _installedProgram } from "../support/program";
 import { _engineMissing, _grpcCalls, type GrpcCall, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
 
 const API_KEY = "key-ENGINE-YAML-3c5e8a17";
+/** How the engine encodes an unknown value (a preview's not-yet-known output) in a protobuf Struct. */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /**
  * A Pulumi YAML program through the native plugin under the real engine (the `pulumi` and
@@ -103,7 +105,11 @@ outputs:
     const upCalls = _grpcCalls(grpcLog);
     logs.push(await pulumi("preview", "--expect-no-changes"));
     const state = await pulumi("stack", "export");
-    assert.ok(state.includes("\"secure\""), "the apiKey is in the state as ciphertext");
+    assert.match(state, /"ciphertext"/, "the state holds secrets as ciphertext");
+    // The device's addresses that embed its DoH password, as the plugin answered Create.
+    const created = upCalls.find((c) => c.method.endsWith("/Create") && c.response.id === deviceId);
+    const withAuth = Object.values((created?.response.properties.dnsAddressesWithAuth as { value: Record<string, string> }).value);
+    assert.ok(withAuth.length > 0);
 
     logs.push(await pulumi("destroy", "--yes"));
     await assert.rejects(dashboard.devices.get(deviceId), (e: { status?: number }) => e.status === 404);
@@ -112,15 +118,29 @@ outputs:
       (await dashboard.dnsServers.list()).map((s) => s.id).sort(),
       before.map((s) => s.id).sort(),
     );
-    _assertNoSecrets(logs.join("\n") + state + (await pulumi("stack", "export")), [API_KEY]);
+    _assertNoSecrets(logs.join("\n") + state + (await pulumi("stack", "export")), [API_KEY, ...withAuth]);
 
     // What the real engine sent the plugin during `pulumi up` (see the plugin's module comment).
     const provider = upCalls.filter((c) => c.method.startsWith("/pulumirpc.ResourceProvider/"));
     const methods = new Set(provider.map((c) => c.method.split("/").pop()));
-    for (const m of ["GetPluginInfo", "GetSchema", "CheckConfig", "Configure", "Check", "Create", "Invoke"]) assert.ok(methods.has(m), `the engine called ${m}: ${[...methods].join(", ")}`);
+    for (const m of ["GetPluginInfo", "CheckConfig", "Configure", "Check", "Create", "Invoke"]) assert.ok(methods.has(m), `the engine called ${m}: ${[...methods].join(", ")}`);
     const configure = only(provider, "Configure");
     assert.equal(configure.request.acceptSecrets, true);
     assert.ok(configure.request.args, "Configure carries args, not only variables");
+    // Before anything else the engine offers a Handshake; the plugin's UNIMPLEMENTED makes it fall back.
+    const handshake = provider.find((c) => c.method.endsWith("/Handshake") && c.errors);
+    assert.match(handshake?.errors?.[0] ?? "", /Unimplemented/);
+    // CheckConfig gets the stack's config as plain strings, the secret apiKey unwrapped; Configure gets
+    // both the old `variables` map and `args` (secrets wrapped as CheckConfig returned them).
+    const checkConfig = only(provider, "CheckConfig");
+    assert.equal(typeof checkConfig.request.news.apiKey, "string", "CheckConfig gets the secret unwrapped");
+    assert.deepEqual(Object.keys(configure.request.variables ?? {}).sort(), ["dns-account:config:apiKey", "dns-account:config:baseUrl"]);
+    assert.equal(configure.request.sendsOldInputs, true);
+    assert.equal(configure.request.sendsOldInputsToDelete, true);
+    // In the preview, a value not known yet reaches Check and Create as Pulumi's unknown sentinel string.
+    const previewDevice = provider.find((c) => c.method.endsWith("/Create") && c.request.preview === true && c.request.type === "dns-account:index:Device");
+    assert.equal(previewDevice?.request.properties.dnsServerId, UNKNOWN);
+    assert.ok(methods.has("Cancel"), "the engine calls Cancel as it shuts the plugin down");
     console.log(`      the engine called: ${[...methods].join(", ")}`);
   });
 });
