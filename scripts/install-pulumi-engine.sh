@@ -44,7 +44,7 @@ stamped() { # <name>
 # after printing the proxy's exact error on stderr (and saving it under unavailable/<name>).
 download() { # <name> <module@version>
   local json dir err
-  json="$(go mod download -json "$2" 2>/dev/null || true)"
+  json="$(cd "$work" && go mod download -json "$2" 2>/dev/null || true)"
   dir="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const j=JSON.parse(s);process.stdout.write(j.Error?"":j.Dir||"")}catch{}})')"
   if [ -n "$dir" ] && [ -d "$dir" ]; then
     rm -f "$unavailable/$1"
@@ -100,16 +100,24 @@ src="$work/pulumi" # laid out as the pulumi/pulumi repository
 
 pkg_dir="$(download pulumi "github.com/pulumi/pulumi/pkg/v3@v$version")" || exit 1
 sdk_dir="$(download pulumi-sdk "github.com/pulumi/pulumi/sdk/v3@v$version")" || exit 1
-copy "$pkg_dir" "$src/pkg"
-copy "$sdk_dir" "$src/sdk"
+# pkg/ and sdk/ are copied only when something is built from them.
+laid_out=0
+lay_out() {
+  [ "$laid_out" -eq 1 ] && return 0
+  copy "$pkg_dir" "$src/pkg"
+  copy "$sdk_dir" "$src/sdk"
+  laid_out=1
+}
 
 if [ "$(stamped pulumi)" != "v$version" ]; then
+  lay_out
   build "$src/pkg" pulumi "v$version" "-X $cli_x.Version=v$version" ./cmd/pulumi
 fi
 
-# The language hosts of pulumi/pulumi are modules of their own inside sdk/, untagged: the proxy serves
-# them at the commit of the pkg/v3.248.0 tag (as a pseudo-version), found in the download's Origin.
-commit="$(go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$version" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write((JSON.parse(s).Origin||{}).Hash||""))')"
+# The language hosts of pulumi/pulumi are modules of their own inside sdk/ (so the sdk/v3 download leaves
+# them out), untagged: the proxy would serve them at the commit of the pkg/v3.248.0 tag as a
+# pseudo-version; the commit is the Origin.Hash of the pkg download.
+commit="$(cd "$work" && go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$version" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write((JSON.parse(s).Origin||{}).Hash||""))')"
 declare -A host_module=(
   [pulumi-language-nodejs]="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
   [pulumi-language-python]="github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3"
@@ -124,6 +132,7 @@ for host in "${want_hosts[@]}"; do
   [ "$(stamped "$host")" = "v$version" ] && continue
   ref="${commit:-v$version}"
   if dir="$(download "$host" "${host_module[$host]}@$ref")"; then
+    lay_out
     copy "$dir" "$src/${host_dir[$host]}"
     build "$src/${host_dir[$host]}" "$host" "v$version" "-X $cli_x.Version=v$version" .
   fi

@@ -16,7 +16,19 @@ const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
  * `pulumi-language-yaml` that `npm run engine` built; the plugin from an `npm pack` install, found on
  * PATH): `pulumi up`, `pulumi preview --expect-no-changes`, `pulumi destroy`, each checked against the
  * emulator's state. `PULUMI_DEBUG_GRPC` records every call the engine makes to the plugin, so the test
- * also states what the real engine sends (the stand-in engine in test/support/engine assumes it).
+ * also pins what the real engine (3.248.0) sends, where the stand-in in test/support/engine differs:
+ * - Handshake comes first (engineAddress, root/program directory = the plugin's folder, configureWithUrn,
+ *   supportsViews, supportsRefreshBeforeUpdate, invokeWithPreview); the plugin's UNIMPLEMENTED makes the
+ *   engine fall back. GetPluginInfo follows. GetSchema is not called for a YAML program.
+ * - CheckConfig gets the stack config as plain strings, the secret apiKey unwrapped (the plugin marks it
+ *   secret in its answer); Configure gets both `variables` (`dns-account:config:<key>`, the secret in
+ *   clear) and `args` (as CheckConfig answered), with acceptSecrets, acceptResources, sendsOldInputs and
+ *   sendsOldInputsToDelete set, and the provider's id/urn/name/type. DiffConfig runs once a provider is
+ *   in the state.
+ * - Check runs in the preview and again in the update; it carries randomSeed, name and type. A value not
+ *   known yet (a preview's output) arrives as the unknown sentinel string, in Check and Create.
+ * - Diff and Delete carry oldInputs; Read (refresh) carries the stored inputs; Invoke carries
+ *   `preview: true` in previews; Cancel is called as every command ends.
  */
 describe("engine: a YAML program through the plugin", function () {
   this.timeout(600_000);
