@@ -15,7 +15,7 @@
 #
 # A language host whose module the proxy refuses is not built (there is no stand-in): the exact error is
 # printed on stderr and kept in <version>/unavailable/<host>, where the tests read why they cannot run.
-# The script fails only when the CLI itself cannot be built.
+# The script fails when pkg/sdk cannot be had or a build fails (a compile error is never papered over).
 #
 # Environment: PULUMI_YAML_VERSION (default v1.25.0, the newest pulumi-yaml the proxy serves here);
 # ENGINE_JOBS (go build -p, default 2). The build runs under `nice`.
