@@ -1,13 +1,36 @@
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { _cleanEnv, _repoRoot } from "./helpers";
 
-/** True when the real `pulumi` CLI is on PATH. */
+/** The version of `@pulumi/pulumi` in package-lock.json: the engine version the tests run. */
+export function _engineVersion(): string {
+  const lock = JSON.parse(readFileSync(path.join(_repoRoot(), "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+  return lock.packages["node_modules/@pulumi/pulumi"]!.version!;
+}
+
+/**
+ * The engine's folder as `scripts/install-pulumi-engine.sh` leaves it
+ * (`${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/engine/<version>/bin`); `PULUMI_ENGINE_BIN` overrides it.
+ */
+export function _engineBin(): string {
+  if (process.env.PULUMI_ENGINE_BIN) return process.env.PULUMI_ENGINE_BIN;
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(cache, "pulumi-dns-account", "engine", _engineVersion(), "bin");
+}
+
+/** The engine's `pulumi`, or undefined when the script has not built it. */
+function enginePulumi(): string | undefined {
+  const file = path.join(_engineBin(), "pulumi");
+  return existsSync(file) ? file : undefined;
+}
+
+/** True when the real `pulumi` CLI is there: the one `npm run engine` built, else one on PATH. */
 export function _hasPulumi(): boolean {
   try {
-    execFileSync("pulumi", ["version"], { stdio: "ignore" });
+    execFileSync(enginePulumi() ?? "pulumi", ["version"], { stdio: "ignore" });
     return true;
   } catch {
     return false;
@@ -15,13 +38,88 @@ export function _hasPulumi(): boolean {
 }
 
 /**
- * A folder for a Pulumi project with a local file backend, and a runner of `pulumi` in it
- * (non-interactive, no update check). `extraEnv` is added to this process's environment.
+ * Why the engine cannot run a program of `runtime` (e.g. "nodejs", "yaml"), or undefined when it can:
+ * no `pulumi`, or no `pulumi-language-<runtime>` beside it (with the error the install script kept,
+ * such as the Go module proxy refusing that language host's module).
  */
-export function _pulumiProject(prefix: string, extraEnv: NodeJS.ProcessEnv = {}): { dir: string; env: NodeJS.ProcessEnv; pulumi(...args: string[]): Promise<string> } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  mkdirSync(path.join(dir, "state"));
-  const env = { ...process.env, PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase", PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`, PULUMI_SKIP_UPDATE_CHECK: "true", ...extraEnv };
-  const pulumi = async (...args: string[]) => (await promisify(execFile)("pulumi", [...args, "--non-interactive"], { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
-  return { dir, env, pulumi };
+export function _engineMissing(runtime: string): string | undefined {
+  if (!_hasPulumi()) return `no pulumi CLI (run "npm run engine")`;
+  const host = `pulumi-language-${runtime}`;
+  if (!enginePulumi()) {
+    try {
+      execFileSync("which", [host], { stdio: "ignore" });
+      return undefined;
+    } catch {
+      return `no ${host} on PATH`;
+    }
+  }
+  if (existsSync(path.join(_engineBin(), host))) return undefined;
+  const why = path.join(path.dirname(_engineBin()), "unavailable", host);
+  return existsSync(why) ? `${host} is not built: ${readFileSync(why, "utf8").trim()}` : `${host} is not built (run "npm run engine")`;
+}
+
+/** A Pulumi project folder with its own engine environment; see {@link _pulumiProject}. */
+export interface PulumiProject {
+  /** The program folder (`Pulumi.yaml` goes here). */
+  dir: string;
+  /** The environment every `pulumi` command of this project runs with. */
+  env: NodeJS.ProcessEnv;
+  /** Runs `pulumi <args> --non-interactive` in `dir`; resolves its stdout (rejects with stdout and stderr on failure). */
+  pulumi(...args: string[]): Promise<string>;
+  /** Removes the folder, its state and its PULUMI_HOME. */
+  remove(): void;
+}
+
+/**
+ * A folder for a Pulumi project that touches nothing of the user's: a `file://` backend and a
+ * `PULUMI_HOME` inside it, a passphrase secrets provider, no update check, no plugin download
+ * (`PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION`), and the engine's folder first on PATH so that
+ * `pulumi` and its language hosts are the ones `npm run engine` built. `extraEnv` is added last
+ * (a `PATH` there goes before the engine's folder, for plugins found on PATH).
+ */
+export function _pulumiProject(prefix: string, extraEnv: NodeJS.ProcessEnv = {}): PulumiProject {
+  const root = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = path.join(root, "program");
+  for (const d of [dir, path.join(root, "state"), path.join(root, "home")]) mkdirSync(d);
+  const basePath = enginePulumi() ? `${_engineBin()}${path.delimiter}${process.env.PATH ?? ""}` : (process.env.PATH ?? "");
+  const env: NodeJS.ProcessEnv = {
+    ..._cleanEnv(),
+    PULUMI_HOME: path.join(root, "home"),
+    PULUMI_BACKEND_URL: `file://${path.join(root, "state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    ...extraEnv,
+    PATH: extraEnv.PATH ? `${extraEnv.PATH}${path.delimiter}${basePath}` : basePath,
+  };
+  const pulumiBin = enginePulumi() ?? "pulumi";
+  const pulumi = async (...args: string[]): Promise<string> => {
+    try {
+      return (await promisify(execFile)(pulumiBin, [...args, "--non-interactive"], { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
+    } catch (err) {
+      const e = err as Error & { stdout?: string; stderr?: string };
+      e.message = `pulumi ${args[0]} failed: ${e.message}\n--- stdout\n${e.stdout ?? ""}\n--- stderr\n${e.stderr ?? ""}`;
+      throw e;
+    }
+  };
+  return { dir, env, pulumi, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** One gRPC call as `PULUMI_DEBUG_GRPC` records it (protobuf messages in their JSON form). */
+export interface GrpcCall {
+  method: string;
+  request: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- protobuf JSON
+  response: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- protobuf JSON
+  errors?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+/** The calls in a `PULUMI_DEBUG_GRPC` log file, oldest first (none when the file is absent). */
+export function _grpcCalls(file: string): GrpcCall[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as GrpcCall)
+    .map((c) => ({ ...c, request: c.request ?? {}, response: c.response ?? {} }));
 }

@@ -4,27 +4,30 @@ import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { _assertNoSecrets } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _hasPulumi, _pulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
 
 const PASSWORD = "pw-CLI-5a7e3c91";
 
 /**
  * End to end with the real `pulumi` CLI (local file backend): up, up again (no changes), rotate via
- * keepers, refresh, destroy. Runs wherever `pulumi` is on PATH.
+ * keepers, refresh, destroy. Runs the engine `npm run engine` built (a Node.js program needs its
+ * pulumi-language-nodejs).
  */
 describe("the real pulumi CLI", function () {
   this.timeout(600_000);
   let emu: Emulator;
+  let project: PulumiProject | undefined;
   let pulumi: (...args: string[]) => Promise<string>;
 
   before(async function () {
-    if (!_hasPulumi()) {
-      console.log("      skipped: no pulumi CLI on PATH");
+    const missing = _engineMissing("nodejs");
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
       this.skip();
     }
     emu = await startEmulator({ users: [{ username: "ops@example.com", password: PASSWORD }] });
     const installed = await _installedProgram();
-    const project = _pulumiProject("dns-account-cli-");
+    project = _pulumiProject("dns-account-cli-");
     const dir = project.dir;
     pulumi = project.pulumi;
     cpSync(path.join(installed, "node_modules"), path.join(dir, "node_modules"), { recursive: true, verbatimSymlinks: true });
@@ -46,6 +49,7 @@ exports.expiresAt = t.expiresAt;`,
 
   after(async () => {
     await emu?.close();
+    project?.remove();
   });
 
   it("up, up again with no changes, rotate via keepers, refresh, destroy", async () => {

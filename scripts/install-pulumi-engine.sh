@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Builds the real Pulumi engine from Pulumi's Go modules, at the version of the @pulumi/pulumi in
+# package-lock.json: the `pulumi` CLI and the language hosts pulumi-language-{nodejs,python,go,yaml},
+# into ${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/engine/<version>/bin (outside the repository).
+# Does nothing for a binary that is there already at the right version. Prints that folder as its last
+# line, so other tools can find the engine:
+#
+#   bin="$(bash scripts/install-pulumi-engine.sh | tail -n 1)"
+#
+# Every module comes through the Go module proxy with the ordinary `go` client (`go mod download -json`);
+# nothing is downloaded by hand. The module cache is read-only, so each build happens in a writable copy
+# laid out as the pulumi/pulumi repository is (pkg/ and sdk/ as siblings, the language hosts inside
+# sdk/), which satisfies the relative `replace` lines of pkg/go.mod and of the language hosts' go.mod
+# (`go install .../pkg/v3/cmd/pulumi@VERSION` refuses a module with replace lines).
+#
+# A language host whose module the proxy refuses is not built (there is no stand-in): the exact error is
+# printed on stderr and kept in <version>/unavailable/<host>, where the tests read why they cannot run.
+# The script fails when pkg/sdk cannot be had or a build fails (a compile error is never papered over).
+#
+# Environment: PULUMI_YAML_VERSION (default v1.25.0, the newest pulumi-yaml the proxy serves here);
+# ENGINE_JOBS (go build -p, default 2). The build runs under `nice`.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+version="$(node -p 'require(process.argv[1]).packages["node_modules/@pulumi/pulumi"].version' "$root/package-lock.json")"
+yaml_version="${PULUMI_YAML_VERSION:-v1.25.0}"
+engine="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/engine/$version"
+bin="$engine/bin"
+unavailable="$engine/unavailable"
+jobs="${ENGINE_JOBS:-2}"
+mkdir -p "$bin" "$unavailable"
+
+log() { printf 'install-pulumi-engine: %s\n' "$*" >&2; }
+
+# The version a binary in bin/ was built at: its stamp file, written after a successful build (Go leaves
+# -ldflags out of the build information of a -trimpath build); for pulumi, also what it says it is.
+stamped() { # <name>
+  [ -x "$bin/$1" ] && [ -f "$bin/.$1.version" ] || return 0
+  if [ "$1" = pulumi ] && [ "$(PULUMI_SKIP_UPDATE_CHECK=true "$bin/pulumi" version 2>/dev/null)" != "$(cat "$bin/.pulumi.version")" ]; then return 0; fi
+  cat "$bin/.$1.version"
+}
+
+# `go mod download -json MODULE@VERSION`: prints the module's folder in the module cache, or returns 1
+# after printing the proxy's exact error on stderr (and saving it under unavailable/<name>).
+download() { # <name> <module@version>
+  local json dir err
+  json="$(cd "$work" && go mod download -json "$2" 2>/dev/null || true)"
+  dir="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const j=JSON.parse(s);process.stdout.write(j.Error?"":j.Dir||"")}catch{}})')"
+  if [ -n "$dir" ] && [ -d "$dir" ]; then
+    rm -f "$unavailable/$1"
+    printf '%s\n' "$dir"
+    return 0
+  fi
+  err="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s).Error||"")}catch{process.stdout.write(s)}})')"
+  [ -n "$err" ] || err="go mod download -json $2 failed with no error text"
+  printf '%s\n' "$err" >"$unavailable/$1"
+  log "$1 cannot be built here: $err"
+  return 1
+}
+
+# A writable copy of a module folder (the module cache is read-only).
+copy() { # <from> <to>
+  rm -rf "$2"
+  mkdir -p "$(dirname "$2")"
+  cp -R "$1" "$2"
+  chmod -R u+w "$2"
+}
+
+build() { # <dir> <name> <version> <ldflags> <package>
+  local t=$(date +%s)
+  log "building $2 $3 (nice, -p $jobs)"
+  rm -f "$bin/.$2.version"
+  (cd "$1" && nice -n 10 go build -mod=mod -p "$jobs" -trimpath -ldflags "-s -w $4" -o "$bin/$2.tmp" "$5")
+  mv -f "$bin/$2.tmp" "$bin/$2"
+  printf '%s\n' "$3" >"$bin/.$2.version"
+  log "built $2 in $(($(date +%s) - t)) s"
+}
+
+cli_x="github.com/pulumi/pulumi/sdk/v3/go/common/version"
+yaml_x="github.com/pulumi/pulumi-yaml/pkg/version"
+want_hosts=(pulumi-language-nodejs pulumi-language-python pulumi-language-go)
+
+need=0
+[ "$(stamped pulumi)" = "v$version" ] || need=1
+[ "$(stamped pulumi-language-yaml)" = "$yaml_version" ] || need=1
+for host in "${want_hosts[@]}"; do
+  [ "$(stamped "$host")" = "v$version" ] || need=1
+done
+
+if [ "$need" -eq 0 ]; then
+  log "pulumi v$version and its language hosts are there already"
+  printf '%s\n' "$bin"
+  exit 0
+fi
+
+start=$(date +%s)
+work="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-engine-build.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+src="$work/pulumi" # laid out as the pulumi/pulumi repository
+
+pkg_dir="$(download pulumi "github.com/pulumi/pulumi/pkg/v3@v$version")" || exit 1
+sdk_dir="$(download pulumi-sdk "github.com/pulumi/pulumi/sdk/v3@v$version")" || exit 1
+# pkg/ and sdk/ are copied only when something is built from them.
+laid_out=0
+lay_out() {
+  [ "$laid_out" -eq 1 ] && return 0
+  copy "$pkg_dir" "$src/pkg"
+  copy "$sdk_dir" "$src/sdk"
+  laid_out=1
+}
+
+if [ "$(stamped pulumi)" != "v$version" ]; then
+  lay_out
+  build "$src/pkg" pulumi "v$version" "-X $cli_x.Version=v$version" ./cmd/pulumi
+fi
+
+# The language hosts of pulumi/pulumi are modules of their own inside sdk/ (so the sdk/v3 download leaves
+# them out), untagged: the proxy would serve them at the commit of the pkg/v3.248.0 tag as a
+# pseudo-version; the commit is the Origin.Hash of the pkg download.
+commit="$(cd "$work" && go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$version" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write((JSON.parse(s).Origin||{}).Hash||""))')"
+declare -A host_module=(
+  [pulumi-language-nodejs]="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
+  [pulumi-language-python]="github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3"
+  [pulumi-language-go]="github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3"
+)
+declare -A host_dir=(
+  [pulumi-language-nodejs]="sdk/nodejs/cmd/pulumi-language-nodejs"
+  [pulumi-language-python]="sdk/python/cmd/pulumi-language-python"
+  [pulumi-language-go]="sdk/go/pulumi-language-go"
+)
+for host in "${want_hosts[@]}"; do
+  [ "$(stamped "$host")" = "v$version" ] && continue
+  ref="${commit:-v$version}"
+  if dir="$(download "$host" "${host_module[$host]}@$ref")"; then
+    lay_out
+    copy "$dir" "$src/${host_dir[$host]}"
+    build "$src/${host_dir[$host]}" "$host" "v$version" "-X $cli_x.Version=v$version" .
+  fi
+done
+
+# pulumi-language-yaml lives in github.com/pulumi/pulumi-yaml, a module without replace lines: `go install
+# MODULE/cmd/pulumi-language-yaml@VERSION` builds it with the pkg and sdk its own go.mod names, as Pulumi's
+# releases bundle it (v1.25.0 does not compile against pkg v3.248.0: NewPluginLoader and NewContextWithRoot
+# changed). It speaks to the engine over gRPC only.
+if [ "$(stamped pulumi-language-yaml)" != "$yaml_version" ]; then
+  if download pulumi-language-yaml "github.com/pulumi/pulumi-yaml@$yaml_version" >/dev/null; then
+    t=$(date +%s)
+    log "building pulumi-language-yaml $yaml_version (nice, -p $jobs)"
+    rm -f "$bin/.pulumi-language-yaml.version"
+    (cd "$work" && GOBIN="$work/gobin" nice -n 10 go install -p "$jobs" -trimpath -ldflags "-s -w -X $yaml_x.Version=$yaml_version" \
+      "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@$yaml_version")
+    mv -f "$work/gobin/pulumi-language-yaml" "$bin/pulumi-language-yaml"
+    printf '%s\n' "$yaml_version" >"$bin/.pulumi-language-yaml.version"
+    log "built pulumi-language-yaml in $(($(date +%s) - t)) s"
+  fi
+fi
+
+log "done in $(($(date +%s) - start)) s"
+missing=""
+for host in "${want_hosts[@]}" pulumi-language-yaml; do [ -x "$bin/$host" ] || missing="$missing $host"; done
+[ -z "$missing" ] || log "not built (the Go module proxy refuses them; see $unavailable):$missing"
+printf '%s\n' "$bin"
