@@ -83,7 +83,8 @@ function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, cl
 function explicit(name: SourceName, c: ExplicitCredentials): Credential | undefined {
   const { NONE, isProblem, resolveCredentials } = require("./resolve") as typeof import("./resolve");
   const options = name === "options";
-  const words = { source: () => (options ? "in the options" : "in the environment"), username: options ? "username" : "DNS_ACCOUNT_USERNAME" };
+  // The environment's fields are named as the user set them: its variables.
+  const words = { source: () => (options ? "in the options" : "DNS_ACCOUNT_PASSWORD or DNS_ACCOUNT_REFRESH_TOKEN"), username: options ? "username" : "DNS_ACCOUNT_USERNAME" };
   const r = resolveCredentials([[options ? "args" : "environment", c]], { apiKey: true, accessToken: true, words });
   if (r === NONE) return undefined;
   if (isProblem(r)) throw new NoCredentialsError(r.reason);
