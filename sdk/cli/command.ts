@@ -95,9 +95,16 @@ export const shown = (text: string): string => text.replace(UNSHOWN, escaped);
  * json({ name: "a\u202Eb" }); // '{"name":"a\\u202Eb"}'
  * ```
  */
-export const json = (value: unknown, space?: number): string =>
-  // JSON.stringify escapes C0 controls and lone surrogates itself: a raw newline is layout, kept.
-  JSON.stringify(value, null, space).replace(/[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu, (c) =>
+export const json = (value: unknown, space?: number): string => escapedSource(JSON.stringify(value, null, space));
+
+/**
+ * JSON or JavaScript text whose strings were written by `JSON.stringify`, with what that leaves raw
+ * (DEL, C1 controls, format characters such as bidi overrides, U+2028/U+2029) escaped as `\uXXXX`:
+ * the same value in a JSON or TypeScript string, and no "Trojan Source" reordering of the code around it.
+ * C0 controls are JSON.stringify's own business: a raw newline is layout, kept.
+ */
+export const escapedSource = (text: string): string =>
+  text.replace(/[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu, (c) =>
     Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).toUpperCase().padStart(4, "0")}`).join(""),
   );
 

@@ -85,6 +85,18 @@ describe("dns-account output: a hostile service's strings cannot steer the termi
     for (const name of NAMES) assert.ok(names.includes(name), JSON.stringify(name));
   });
 
+  it("export (import file and TypeScript program) writes the names' control and format characters escaped, in their JSON-quoted strings", async () => {
+    const file = await cli(["export"], env);
+    assert.equal(file.code, 0, file.stderr);
+    assert.ok(!rawIn(file.stdout));
+    JSON.parse(file.stdout);
+    const program = await cli(["export", "--format", "typescript"], env);
+    assert.equal(program.code, 0, program.stderr);
+    assert.ok(!rawIn(program.stdout), "no raw bidi override in the program's source (Trojan Source)");
+    assert.ok(program.stdout.includes('"Phone\\u202Egnp.exe"'), program.stdout);
+    assert.ok(program.stdout.includes('"Red\\u001b[31m\\u001b]0;title\\u0007"'));
+  });
+
   it("stats --by devices tells two devices of the same name apart by their id (table and --json)", async () => {
     const phones = (await dashboard.devices.list()).filter((d) => d.name === "Phone").map((d) => d.id);
     assert.equal(phones.length, 2);
@@ -115,9 +127,11 @@ describe("dns-account output: a hostile service's strings cannot steer the termi
   });
 
   it("token refuses an access token from the service with escape sequences: an error naming the field, nothing printed", async () => {
-    for (const accessToken of ["SECRET\u001b]52;c;cHduZWQ=\u0007VALUE", "SECRET\nVALUE", "SECRET\u202EVALUE", "SECRET\u2019VALUE"]) {
+    const tokens = ["SECRET\u001b]52;c;cHduZWQ=\u0007VALUE", "SECRET\nVALUE", "SECRET\u202EVALUE", "SECRET\u2019VALUE"];
+    for (const [i, accessToken] of tokens.entries()) {
       const url = await tokenServer({ access_token: accessToken, token_type: "bearer", expires_in: 3600, refresh_token: "r" });
-      for (const args of [["token"], ["token", "--json"], ["exec-credential"], ["env"]]) {
+      // Every command that prints a token, with the first; `token` with the others.
+      for (const args of i === 0 ? [["token"], ["token", "--json"], ["exec-credential"], ["env"]] : [["token"]]) {
         const r = await cli(args, { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: url, DNS_ACCOUNT_REFRESH_TOKEN: "refresh-me" });
         assert.equal(r.code, 1, `${args.join(" ")} ${JSON.stringify(accessToken)}`);
         assert.equal(r.stdout, "");
