@@ -102,18 +102,37 @@ export const json = (value: unknown, space?: number): string => escapedSource(JS
  * (DEL, C1 controls, format characters such as bidi overrides, U+2028/U+2029) escaped as `\uXXXX`:
  * the same value in a JSON or TypeScript string, and no "Trojan Source" reordering of the code around it.
  * C0 controls are JSON.stringify's own business: a raw newline is layout, kept.
+ *
+ * @example
+ * ```ts
+ * escapedSource(`new Device(${JSON.stringify("a\u202Eb")})`); // 'new Device("a\\u202Eb")'
+ * ```
  */
 export const escapedSource = (text: string): string =>
   text.replace(/[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu, (c) =>
     Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).toUpperCase().padStart(4, "0")}`).join(""),
   );
 
-/** An OAuth token's characters (RFC 6749 appendix A: VSCHAR, printable ASCII), at least one. */
+/**
+ * An OAuth token's characters (RFC 6749 appendix A: VSCHAR, printable ASCII), at least one.
+ *
+ * @example
+ * ```ts
+ * isTokenText("abc.DEF-123"); // true; isTokenText("a\u001b[2J") is false
+ * ```
+ */
 export const isTokenText = (s: string): boolean => /^[\x20-\x7e]+$/.test(s);
-/** True when `s` holds none of the characters a terminal must not receive raw ({@link shown}). */
+/**
+ * True when `s` holds none of the characters a terminal must not receive raw ({@link shown}).
+ *
+ * @example
+ * ```ts
+ * isPlainText("https://api.example"); // true; isPlainText("https://\u202Eelpmaxe") is false
+ * ```
+ */
 export const isPlainText = (s: string): boolean => !new RegExp(UNSHOWN.source, "u").test(s);
 
-/** How the CLI says to allow plain http to a non-loopback host. */
+/** How the CLI says to allow plain http to a non-loopback host (where the SDK says `set allowInsecureHttp`). */
 export const INSECURE_WORDS = "pass --allow-insecure-http (or set DNS_ACCOUNT_ALLOW_INSECURE_HTTP=1)";
 
 type Credential = import("../credentials/credential-sources").Credential;
@@ -137,6 +156,11 @@ function secretFrom(credential: Credential): string {
  * Checks a base URL as the SDK will (scheme, no credentials, no control characters, https unless
  * `--allow-insecure-http`), naming it as the user set it (`--base-url`, `DNS_ACCOUNT_BASE_URL`, a
  * profile's, the credential command's).
+ *
+ * @example
+ * ```ts
+ * checkBaseUrl("http://emulator:8787", "--base-url", v); // ConfigError: "--base-url uses http:// … pass --allow-insecure-http …"
+ * ```
  */
 export function checkBaseUrl(url: string, name: string, v: Values): void {
   const { resolveBaseUrl } = require("../http/transport") as typeof import("../http/transport");
@@ -147,6 +171,12 @@ export function checkBaseUrl(url: string, name: string, v: Values): void {
  * The active credential (`--profile` alone when given, else the environment, the profile, the credential
  * command), its base URL and API key checked ({@link checkCredential}) before anything is sent or
  * printed; `check: false` leaves that to the caller (`status` reports it as "does not work").
+ *
+ * @example
+ * ```ts
+ * const credential = await activeCredential(v);
+ * if (credential.apiKey) out(credential.baseUrl);
+ * ```
  */
 export async function activeCredential(v: Values, check = true): Promise<Credential> {
   const explicit = v.profile as string | undefined;
@@ -158,7 +188,15 @@ export async function activeCredential(v: Values, check = true): Promise<Credent
   return credential;
 }
 
-/** Checks a credential's base URL ({@link checkBaseUrl}) and its API key (no control or format characters). */
+/**
+ * Checks a credential's base URL ({@link checkBaseUrl}) and its API key (no control or format characters).
+ *
+ * @example
+ * ```ts
+ * const credential = await activeCredential(v, false);
+ * checkCredential(credential, v); // throws a ConfigError naming DNS_ACCOUNT_BASE_URL, say
+ * ```
+ */
 export function checkCredential(credential: Credential, v: Values): void {
   checkBaseUrl(credential.baseUrl, baseUrlName(credential, false), v);
   if (credential.apiKey && !isPlainText(credential.apiKey())) {
@@ -170,6 +208,12 @@ export function checkCredential(credential: Credential, v: Values): void {
  * The credential's token set and the base URL it belongs to, both checked: the URL as {@link checkBaseUrl}
  * does, the access token as a token must be (RFC 6749: printable ASCII), so neither ever reaches the
  * terminal, a shell or a request otherwise.
+ *
+ * @example
+ * ```ts
+ * const { set, baseUrl } = await activeToken(await activeCredential(v), v);
+ * out(set.accessToken);
+ * ```
  */
 export async function activeToken(credential: Credential, v: Values): Promise<{ set: Awaited<ReturnType<Credential["token"]>>; baseUrl: string }> {
   const set = await credential.token();
@@ -186,6 +230,11 @@ export async function activeToken(credential: Credential, v: Values): Promise<{ 
 /**
  * An error's message in the CLI's words, printable: the SDK's messages name its options, the CLI's name
  * the flags and variables the user types.
+ *
+ * @example
+ * ```ts
+ * note(`dns-account: ${err.code}: ${cliMessage(err)}`); // "… use https:// or pass --allow-insecure-http …"
+ * ```
  */
 export function cliMessage(err: { code?: unknown; message: string }): string {
   let message = err.message;
