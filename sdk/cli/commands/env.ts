@@ -11,7 +11,9 @@ const SHELLS: readonly Shell[] = ["bash", "sh", "zsh", "fish", "powershell"];
  * - bash, sh, zsh: `'` ends the quotes, so each is written `'\''`;
  * - fish: inside single quotes only `\'` and `\\` are escapes;
  * - PowerShell: a single-quoted string ends at any of `'` U+2018 U+2019 U+201A U+201B, and two of them
- *   in a row stand for the second one, so each is doubled.
+ *   in a row stand for the second one, so each is doubled. `Invoke-Expression` takes the output line by
+ *   line, so a line break would end the line and the next one would run as a command: CR and LF are
+ *   written as "`r" and "`n", joined to the quoted pieces with `+`, and each variable stays one line.
  *
  * @example
  * ```ts
@@ -20,7 +22,12 @@ const SHELLS: readonly Shell[] = ["bash", "sh", "zsh", "fish", "powershell"];
  */
 export function exportLine(shell: Shell, name: string, value: string): string {
   if (shell === "fish") return `set -gx ${name} '${value.replace(/[\\']/g, (c) => `\\${c}`)}';`;
-  if (shell === "powershell") return `$env:${name} = '${value.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
+  if (shell === "powershell") {
+    const quoted = (piece: string) => `'${piece.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
+    // "a\nb" splits into ["a", "\n", "b"]: the odd places are the line breaks.
+    const expression = value.split(/([\r\n])/).map((piece, i) => (i % 2 === 0 ? quoted(piece) : piece === "\n" ? '"`n"' : '"`r"'));
+    return `$env:${name} = ${expression.join(" + ")}`;
+  }
   return `export ${name}=${shellQuote(value)}`;
 }
 

@@ -70,12 +70,32 @@ function readPowerShellSingleQuoted(text: string, start: number): { value: strin
   }
 }
 
-/** `$env:NAME = '…'` and nothing after it, read by PowerShell's grammar: the name and the value PowerShell would assign. */
+/**
+ * `$env:NAME = <string> [+ <string>]…` and nothing after it, read by PowerShell's grammar: the name and
+ * the value PowerShell would assign. A string is a single-quoted literal, or "`n" / "`r" (a line break
+ * in a double-quoted string). The line holds no line break: `Invoke-Expression` runs its input line by
+ * line, so a value's line break would make the rest of the value a command of its own.
+ */
 function powerShellAssignment(line: string): { name: string; value: string } {
+  assert.doesNotMatch(line, /[\r\n]/, "one line per variable");
   const head = /^\$env:([A-Z_][A-Z0-9_]*) = /.exec(line);
   assert.ok(head, `an assignment to $env: ${JSON.stringify(line)}`);
-  const { value, end } = readPowerShellSingleQuoted(line, head[0].length);
-  assert.equal(line.slice(end), "", `nothing runs after the string: ${JSON.stringify(line.slice(end))}`);
+  let value = "";
+  let at = head[0].length;
+  for (;;) {
+    const escape = /^"`([nr])"/.exec(line.slice(at));
+    if (escape) {
+      value += escape[1] === "n" ? "\n" : "\r";
+      at += escape[0].length;
+    } else {
+      const literal = readPowerShellSingleQuoted(line, at);
+      value += literal.value;
+      at = literal.end;
+    }
+    if (!line.startsWith(" + ", at)) break;
+    at += 3;
+  }
+  assert.equal(line.slice(at), "", `nothing runs after the string: ${JSON.stringify(line.slice(at))}`);
   return { name: head[1]!, value };
 }
 
@@ -109,15 +129,16 @@ describe("dns-account env: what the service or a credential command sends cannot
     assert.deepEqual(exported("fish", script("fish"), names, dir), HOSTILE);
   });
 
-  it("PowerShell: every single quote PowerShell knows (' U+2018 U+2019 U+201A U+201B) is doubled, so each line assigns exactly the value", () => {
+  it("PowerShell: every single quote PowerShell knows (' U+2018 U+2019 U+201A U+201B) is doubled and line breaks stay off the line, so each line assigns exactly the value", () => {
     for (const [i, value] of HOSTILE.entries()) {
       const line = exportLine("powershell", names[i]!, value);
-      // A line of its own per variable for Invoke-Expression: a newline inside the quotes is part of the value.
       assert.deepEqual(powerShellAssignment(line), { name: names[i], value });
     }
     // The grammar reader itself: an undoubled U+2018 ends the string, and what follows would run.
     assert.throws(() => powerShellAssignment("$env:X = 'a\u2018; calc; \u2018'"), /nothing runs after the string/);
     assert.deepEqual(powerShellAssignment("$env:X = 'a\u2019\u2019b'''"), { name: "X", value: "a\u2019b'" });
+    // A value's line break stays off the line: Invoke-Expression would run what follows it as a command.
+    assert.equal(exportLine("powershell", "X", "a\nRemove-Item x\r\n"), `$env:X = 'a' + "\`n" + 'Remove-Item x' + "\`r" + '' + "\`n" + ''`);
   });
 
   describe("through the built bin, with a credential command's token and base URL", () => {
