@@ -103,7 +103,7 @@ describe("dns-account env: what the service or a credential command sends cannot
   this.timeout(60_000);
   let dir: string;
   before(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-env-"));
+    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-shells-"));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(() => assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith("pwned")), [], "no command ran"));
