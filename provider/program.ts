@@ -82,8 +82,23 @@ async function plainArgs(args: CredentialArgs): Promise<Plain> {
 
 type Resolved = ({ baseUrl: string; credentials: SessionCredentials } | { baseUrl: string; apiKey: string }) & { allowInsecureHttp?: true };
 
+/** "No credentials" where an API key is accepted too (getClient and the lookups): it names the key first. */
+const NO_CREDENTIALS_WITH_API_KEY = {
+  property: "password",
+  reason:
+    "No credentials: pass apiKey, a password (with username), refreshToken, profile or credentialCommand as arguments, " +
+    "set them as stack config (pulumi config set --secret dns-account:apiKey …, dns-account:password, dns-account:refreshToken, " +
+    "dns-account:profile, dns-account:credentialCommand), set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN " +
+    "or DNS_ACCOUNT_USERNAME with DNS_ACCOUNT_PASSWORD, or run dns-account login (the default profile)",
+};
+
 async function sessionArgs(args: Plain, options: { apiKey?: boolean } = {}): Promise<Resolved> {
-  const r = resolveCredentials(providerSources(args, programConfig()), { ...options, accessToken: true, defaultProfile: true });
+  const r = resolveCredentials(providerSources(args, programConfig()), {
+    ...options,
+    accessToken: true,
+    defaultProfile: true,
+    ...(options.apiKey ? { none: NO_CREDENTIALS_WITH_API_KEY } : {}),
+  });
   if (isProblem(r)) throw problemError(r);
   const u = await usableCredentials(r);
   const insecure = allowInsecureHttpFrom((key) => pulumi.runtime.getConfig(key)) ? { allowInsecureHttp: true as const } : {};

@@ -12,6 +12,7 @@
 export * from "./errors";
 export {
   API_PREFIX,
+  type BaseUrlWords,
   type Clock,
   DEFAULT_BASE_URL,
   MAX_BODY_BYTES,

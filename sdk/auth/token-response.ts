@@ -39,10 +39,10 @@ export interface TokenSet {
 
 /** Messages for each field of a token body; they name the field, never its value. */
 const FIELD_MESSAGES: Record<string, string> = {
-  access_token: '"access_token" must be a non-empty string',
+  access_token: '"access_token" must be a non-empty string of printable ASCII (RFC 6749), with no control characters',
   token_type: '"token_type" must be "bearer"',
   expires_in: '"expires_in" must be a positive integer of seconds, at most ten years',
-  refresh_token: '"refresh_token" must be a non-empty string',
+  refresh_token: '"refresh_token" must be a non-empty string of printable ASCII (RFC 6749), with no control characters',
   state: '"state" must be a string',
 };
 

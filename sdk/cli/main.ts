@@ -1,7 +1,30 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { cachedToken } from "./cached-token";
-import { type Command, env, envCredentials, errors, insecure, insecureOption, isTime, iso, note, out, profileOf, profileOption, prompt, rfc3339, sources, UsageError, type Values } from "./command";
+import {
+  activeCredential,
+  activeToken,
+  cliMessage,
+  type Command,
+  env,
+  envCredentials,
+  errors,
+  insecureOption,
+  isPlainText,
+  isTime,
+  isTokenText,
+  iso,
+  json,
+  note,
+  out,
+  profileOf,
+  profileOption,
+  prompt,
+  rfc3339,
+  shown,
+  UsageError,
+  type Values,
+} from "./command";
 
 // kubectl runs exec-credential before every call: with a fresh stored token that path must cost little
 // more than starting node, so everything beyond node's own modules is required where it is used (the
@@ -35,15 +58,21 @@ async function currentToken(v: Values): Promise<Current> {
   if (explicit !== undefined || !envCredentials()) {
     const cached = cachedToken(env, profileOf(v));
     // DNS_ACCOUNT_BASE_URL naming another origin than the profile's: the full path says base_url_conflict.
-    if (cached && (explicit !== undefined || sameOrigin(env.DNS_ACCOUNT_BASE_URL, cached.baseUrl))) return { ...cached, source: "profile" };
+    // Anything a terminal must not receive takes the full path too, which refuses it with an error.
+    if (
+      cached &&
+      isTokenText(cached.accessToken) &&
+      isPlainText(cached.baseUrl) &&
+      (explicit !== undefined || sameOrigin(env.DNS_ACCOUNT_BASE_URL, cached.baseUrl))
+    )
+      return { ...cached, source: "profile" };
   }
-  const { defaultCredentialChain, resolveCredential } = sources();
-  const credential = await resolveCredential(defaultCredentialChain({ ...(explicit !== undefined ? { profile: explicit } : {}), ...insecure(v) }));
-  const set = await credential.token();
+  const credential = await activeCredential(v);
+  const { set, baseUrl } = await activeToken(credential, v);
   return {
     accessToken: set.accessToken,
     expiresAt: set.expiresAt,
-    baseUrl: set.baseUrl ?? credential.baseUrl,
+    baseUrl,
     source: credential.source,
     ...(credential.profile ? { profile: credential.profile } : {}),
   };
@@ -98,7 +127,7 @@ or than the baseUrl a credential command prints, is an error (base_url_conflict)
       const t = await currentToken(v);
       if (v.json) {
         out(
-          JSON.stringify({
+          json({
             accessToken: t.accessToken,
             tokenType: "Bearer",
             ...(isTime(t.expiresAt) ? { expiresAt: iso(t.expiresAt) } : {}),
@@ -123,7 +152,7 @@ unset). It never prompts: run dns-account login first.`,
       const apiVersion = execApiVersion();
       const t = await currentToken(v);
       out(
-        JSON.stringify({
+        json({
           apiVersion,
           kind: "ExecCredential",
           status: { token: t.accessToken, ...expirationOf(t) },
@@ -230,18 +259,16 @@ export function run(argv: string[]): Promise<void> {
     (err: unknown) => {
     const { PromptAbortedError } = prompt();
     if (err instanceof UsageError) {
-      note(`dns-account: usage: ${err.message}`);
+      note(`dns-account: usage: ${shown(err.message)}`);
       process.exitCode = 2;
     } else if (err instanceof PromptAbortedError) {
-      note(`dns-account: ${err.message}`);
+      note(`dns-account: ${shown(err.message)}`);
       process.exitCode = err.exitCode;
     } else if (err instanceof errors().DnsAccountError) {
-      // The SDK's wording names the option; say how the CLI spells it.
-      const message = err.message.replace("set allowInsecureHttp", "pass --allow-insecure-http (or set DNS_ACCOUNT_ALLOW_INSECURE_HTTP=1)");
-      note(`dns-account: ${err.code}: ${message}`);
+      note(`dns-account: ${err.code}: ${cliMessage(err)}`);
       process.exitCode = 1;
     } else {
-      note(`dns-account: error: ${err instanceof Error ? err.message : String(err)}`);
+      note(`dns-account: error: ${shown(err instanceof Error ? err.message : String(err))}`);
       process.exitCode = 1;
     }
   },

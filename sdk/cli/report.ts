@@ -2,7 +2,7 @@
  * What the reporting commands (`logs`, `stats`, `devices`, `servers`, `status`) share: a time range from
  * `--since`/`--from`/`--to`, and plain-text tables.
  */
-import { UsageError, type Values } from "./command";
+import { shown, UsageError, type Values } from "./command";
 
 /** The options of a time range, for commands that read one. */
 export const rangeOptions = { since: { type: "string" }, from: { type: "string" }, to: { type: "string" } } as const;
@@ -54,11 +54,10 @@ export function limitOf(v: Values, fallback: number, max: number): number {
   return n;
 }
 
-/** Characters that could move a terminal's cursor or recolour it: a hostile server's names cannot. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
 /**
- * A plain-text table: a header row and aligned columns (the last one unpadded).
+ * A plain-text table: a header row and aligned columns (the last one unpadded). Every cell is
+ * {@link shown}: a control, bidi or other format character in a name the service sent is printed as its
+ * escape (`\u202E`), so it can neither steer the terminal nor reorder what the user reads.
  *
  * @example
  * ```ts
@@ -66,7 +65,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
  * ```
  */
 export function table(rows: readonly (readonly (string | number)[])[]): string {
-  const cells = rows.map((r) => r.map((c) => String(c).replace(CONTROL, "?")));
+  const cells = rows.map((r) => r.map((c) => shown(String(c))));
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
   return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
 }

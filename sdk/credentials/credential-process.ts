@@ -88,23 +88,37 @@ export interface ProcessCredentials {
 
 const MAX_OUTPUT = 1024 * 1024;
 
+// RFC 6749 appendix A: a token is 1*VSCHAR (printable ASCII). A base URL holds no control or format
+// characters (the URL parser would drop or encode them, and `status` and `env` print it).
+const TOKEN = /^[\x20-\x7e]+$/;
+const NOT_PLAIN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const TOKEN_FIELDS = new Set(["accessToken", "access_token", "refreshToken", "refresh_token"]);
+
 const outputSchema = lazy(() => {
   const { z } = zod();
+  const token = z.string().regex(TOKEN);
   return z
   .object({
-    accessToken: z.string().min(1).optional(),
-    access_token: z.string().min(1).optional(),
-    refreshToken: z.string().min(1).optional(),
-    refresh_token: z.string().min(1).optional(),
+    accessToken: token.optional(),
+    access_token: token.optional(),
+    refreshToken: token.optional(),
+    refresh_token: token.optional(),
     expiresAt: z.union([z.string(), z.number()]).optional(),
     expires_in: z
       .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
       .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS))
       .optional(),
-    baseUrl: z.string().min(1).optional(),
+    baseUrl: z.string().min(1).refine((s) => !NOT_PLAIN.test(s)).optional(),
   })
   .loose();
 });
+
+/** Why a field of the command's JSON was refused, naming the field and never its value. */
+function wrongField(field: string): string {
+  if (TOKEN_FIELDS.has(field)) return `The credential command's "${field}" must be a non-empty string of printable ASCII (RFC 6749), with no control characters`;
+  if (field === "baseUrl") return 'The credential command\'s "baseUrl" must be a non-empty URL with no control or format characters';
+  return `The credential command's JSON has a wrong "${field}"`;
+}
 
 /**
  * Runs a configured credential command and reads a token set from its stdout: JSON with `accessToken`
@@ -170,7 +184,7 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
       const parsed = outputSchema().safeParse(json);
       if (!parsed.success) {
         const field = parsed.error.issues[0]?.path.map(String).join(".") || "(root)";
-        return reject(new CredentialProcessError(`The credential command's JSON has a wrong "${field}"`, { field }));
+        return reject(new CredentialProcessError(wrongField(field), { field }));
       }
       const o = parsed.data;
       const accessToken = o.accessToken ?? o.access_token;

@@ -78,7 +78,8 @@ function bareToken(accessToken: string, expiresAt = Number.POSITIVE_INFINITY, cl
 
 /** The words of the SDK's chain (options by their names, the environment by its variables). */
 const words = (options: boolean): import("./resolve").CredentialWords => ({
-  source: (kind) => (kind === "args" ? "in the options" : "in the environment"),
+  // The environment's fields are named as the user set them: its variables.
+  source: (kind) => (kind === "args" ? "in the options" : "DNS_ACCOUNT_PASSWORD or DNS_ACCOUNT_REFRESH_TOKEN"),
   username: options ? "username" : "DNS_ACCOUNT_USERNAME",
   field: (kind, field) => (kind === "environment" ? ENV_NAMES[field] : field),
 });
@@ -224,7 +225,7 @@ export function commandSource(options: { command?: string; baseUrl?: string; tim
       const command = options.command ?? env.DNS_ACCOUNT_CREDENTIAL_COMMAND;
       if (!command) return undefined;
       const clock = options.clock ?? systemClock;
-      const baseUrl = options.baseUrl ?? env.DNS_ACCOUNT_BASE_URL ?? DEFAULT_BASE_URL;
+      const baseUrl = options.baseUrl || env.DNS_ACCOUNT_BASE_URL || DEFAULT_BASE_URL;
       return {
         source: "command",
         baseUrl,

@@ -199,36 +199,51 @@ export function isLoopback(hostname: string): boolean {
   return host === "localhost" || host === "::1" || /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(host);
 }
 
+/** How {@link resolveBaseUrl}'s messages name the URL and the way to allow plain http (a CLI speaks its own words). */
+export interface BaseUrlWords {
+  /** The URL's name, e.g. `DNS_ACCOUNT_BASE_URL` or `--base-url`; default `"baseUrl"`. */
+  name: string;
+  /** How to allow http:// to a non-loopback host; default `set allowInsecureHttp`. */
+  insecure: string;
+}
+
+const SDK_WORDS: BaseUrlWords = { name: '"baseUrl"', insecure: "set allowInsecureHttp" };
+
 /**
- * Validates a base URL and returns it without a trailing slash. Refuses non-http(s) schemes, embedded
- * credentials, query strings, and plain `http://` to a non-loopback host unless `allowInsecureHttp`.
+ * Validates a base URL and returns it without a trailing slash. Refuses control and format characters
+ * (which the URL parser would drop or encode, so the URL someone reads is not the one used), non-http(s)
+ * schemes, embedded credentials, query strings, and plain `http://` to a non-loopback host unless
+ * `allowInsecureHttp`. The errors are {@link ConfigError}s with `field` `baseUrl`; `words` changes how
+ * their messages name it.
  *
  * @example
  * ```ts
  * resolveBaseUrl("http://127.0.0.1:8787/").href; // "http://127.0.0.1:8787/"
  * ```
  */
-export function resolveBaseUrl(baseUrl: string = DEFAULT_BASE_URL, allowInsecureHttp = false): URL {
+export function resolveBaseUrl(baseUrl: string = DEFAULT_BASE_URL, allowInsecureHttp = false, words: BaseUrlWords = SDK_WORDS): URL {
+  const name = words.name;
+  // C0/C1 controls, DEL, Unicode format characters (bidi marks and overrides), line/paragraph separators.
+  if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u.test(baseUrl)) {
+    throw new ConfigError(`${name} must not contain control or format characters`, { field: "baseUrl" });
+  }
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConfigError('"baseUrl" must be an absolute http(s) URL', { field: "baseUrl" });
+    throw new ConfigError(`${name} must be an absolute http(s) URL`, { field: "baseUrl" });
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new ConfigError('"baseUrl" must use https:// (or http:// for loopback)', { field: "baseUrl" });
+    throw new ConfigError(`${name} must use https:// (or http:// for loopback)`, { field: "baseUrl" });
   }
   if (url.username || url.password) {
-    throw new ConfigError('"baseUrl" must not contain credentials', { field: "baseUrl" });
+    throw new ConfigError(`${name} must not contain credentials`, { field: "baseUrl" });
   }
   if (url.search || url.hash) {
-    throw new ConfigError('"baseUrl" must not contain a query or fragment', { field: "baseUrl" });
+    throw new ConfigError(`${name} must not contain a query or fragment`, { field: "baseUrl" });
   }
   if (url.protocol === "http:" && !allowInsecureHttp && !isLoopback(url.hostname)) {
-    throw new ConfigError(
-      '"baseUrl" uses http:// for a non-loopback host; use https:// or set allowInsecureHttp',
-      { field: "baseUrl" },
-    );
+    throw new ConfigError(`${name} uses http:// for a non-loopback host; use https:// or ${words.insecure}`, { field: "baseUrl" });
   }
   url.pathname = url.pathname.replace(/\/+$/, "");
   return url;

@@ -126,13 +126,20 @@ t.client().apply(async (c) => console.log(JSON.stringify({ servers: (await c.dns
     const { stdout } = await _runInProgram(
       "none",
       `${MOCKS_PRELUDE}
-const { getClient } = require("pulumi-dns-account");
-getClient().catch((e) => console.log(JSON.stringify({ code: e.code, field: e.field, message: e.message })));`,
+const { getClient, getFilterLists } = require("pulumi-dns-account");
+const shown = (e) => ({ code: e.code, field: e.field, message: e.message });
+Promise.all([getClient().catch(shown), getFilterLists().catch(shown)]).then((errs) => console.log(JSON.stringify(errs)));`,
     );
-    const err = JSON.parse(stdout) as { code: string; field: string; message: string };
-    assert.equal(err.code, "invalid_config");
-    assert.equal(err.field, "password");
-    assert.match(err.message, /No credentials/);
+    const errs = JSON.parse(stdout) as { code: string; field: string; message: string }[];
+    // getClient blames its password argument; a lookup its one credential argument, `credentials`.
+    for (const [err, field] of errs.map((e, i) => [e, i === 0 ? "password" : "credentials"] as const)) {
+      assert.equal(err.code, "invalid_config");
+      assert.equal(err.field, field);
+      assert.match(err.message, /No credentials/);
+      // getClient and the lookups take an API key: the message says so (issue 22 §6).
+      assert.match(err.message, /apiKey/);
+      assert.match(err.message, /DNS_ACCOUNT_API_KEY/);
+    }
   });
 
   describe("program runs leave no live refresh token they minted (revoked at exit)", () => {

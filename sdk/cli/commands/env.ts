@@ -1,5 +1,35 @@
 /** `dns-account env`: export lines for `eval`. */
-import { type Command, insecure, insecureOption, out, profileOption, shellQuote, sources, UsageError } from "../command";
+import { activeCredential, activeToken, type Command, insecureOption, json, out, profileOption, shellQuote, UsageError } from "../command";
+
+/** The shells `env --shell` speaks. */
+export type Shell = "bash" | "sh" | "zsh" | "fish" | "powershell";
+const SHELLS: readonly Shell[] = ["bash", "sh", "zsh", "fish", "powershell"];
+
+/**
+ * One variable as a line of `shell`'s own syntax, the value in single quotes so the shell reads it as
+ * written, whatever it holds:
+ * - bash, sh, zsh: `'` ends the quotes, so each is written `'\''`;
+ * - fish: inside single quotes only `\'` and `\\` are escapes;
+ * - PowerShell: a single-quoted string ends at any of `'` U+2018 U+2019 U+201A U+201B, and two of them
+ *   in a row stand for the second one, so each is doubled. `Invoke-Expression` takes the output line by
+ *   line, so a line break would end the line and the next one would run as a command: CR and LF are
+ *   written as "`r" and "`n", joined to the quoted pieces with `+`, and each variable stays one line.
+ *
+ * @example
+ * ```ts
+ * exportLine("powershell", "DNS_ACCOUNT_BASE_URL", "https://x/it’s"); // "$env:DNS_ACCOUNT_BASE_URL = 'https://x/it’’s'"
+ * ```
+ */
+export function exportLine(shell: Shell, name: string, value: string): string {
+  if (shell === "fish") return `set -gx ${name} '${value.replace(/[\\']/g, (c) => `\\${c}`)}';`;
+  if (shell === "powershell") {
+    const quoted = (piece: string) => `'${piece.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
+    // "a\nb" splits into ["a", "\n", "b"]: the odd places are the line breaks.
+    const expression = value.split(/([\r\n])/).map((piece, i) => (i % 2 === 0 ? quoted(piece) : piece === "\n" ? '"`n"' : '"`r"'));
+    return `$env:${name} = ${expression.join(" + ")}`;
+  }
+  return `export ${name}=${shellQuote(value)}`;
+}
 
 export const env: Command = {
   summary: "Print export lines for eval: DNS_ACCOUNT_ACCESS_TOKEN (or DNS_ACCOUNT_API_KEY) and DNS_ACCOUNT_BASE_URL",
@@ -11,24 +41,17 @@ Prints the active credential as variables for the shell:
   powershell                dns-account env --shell powershell | Invoke-Expression`,
   options: { ...profileOption, ...insecureOption, json: { type: "boolean" }, shell: { type: "string" } },
   async run(v) {
-    if (v.shell !== undefined && !["bash", "sh", "zsh", "fish", "powershell"].includes(v.shell as string)) {
-      throw new UsageError("--shell must be bash, fish or powershell (or sh, zsh)");
-    }
-    const explicit = v.profile as string | undefined;
-    const { defaultCredentialChain, resolveCredential } = sources();
-    const credential = await resolveCredential(defaultCredentialChain({ ...(explicit !== undefined ? { profile: explicit } : {}), ...insecure(v) }));
+    const shell = (v.shell as string | undefined) ?? "bash";
+    if (!SHELLS.includes(shell as Shell)) throw new UsageError("--shell must be bash, fish or powershell (or sh, zsh)");
+    // The credential, its base URL and its token are checked: nothing with control characters is printed.
+    const credential = await activeCredential(v);
     let vars: Record<string, string>;
     if (credential.apiKey) vars = { DNS_ACCOUNT_API_KEY: credential.apiKey(), DNS_ACCOUNT_BASE_URL: credential.baseUrl };
     else {
-      const set = await credential.token();
-      vars = { DNS_ACCOUNT_ACCESS_TOKEN: set.accessToken, DNS_ACCOUNT_BASE_URL: set.baseUrl ?? credential.baseUrl };
+      const { set, baseUrl } = await activeToken(credential, v);
+      vars = { DNS_ACCOUNT_ACCESS_TOKEN: set.accessToken, DNS_ACCOUNT_BASE_URL: baseUrl };
     }
-    if (v.json) return void out(JSON.stringify(vars));
-    const shell = (v.shell as string | undefined) ?? "bash";
-    for (const [k, val] of Object.entries(vars)) {
-      if (shell === "bash" || shell === "sh" || shell === "zsh") out(`export ${k}=${shellQuote(val)}`);
-      else if (shell === "fish") out(`set -gx ${k} '${val.replace(/[\\']/g, (c) => `\\${c}`)}';`);
-      else out(`$env:${k} = '${val.replace(/'/g, "''")}'`);
-    }
+    if (v.json) return void out(json(vars));
+    for (const [k, val] of Object.entries(vars)) out(exportLine(shell as Shell, k, val));
   },
 };

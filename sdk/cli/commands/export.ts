@@ -1,5 +1,5 @@
 /** `dns-account export`: the account's DNS servers, devices and dedicated IPv4 addresses as code. */
-import { type Command, insecureOption, out, profileOption, UsageError, withClient } from "../command";
+import { type Command, escapedSource, insecureOption, out, profileOption, UsageError, withClient } from "../command";
 
 export const exportCommand: Command = {
   summary: "Print the account as a Pulumi bulk-import file (pulumi import --file), or as a TypeScript program",
@@ -27,7 +27,8 @@ variable names are unique identifiers made of them (phoneDevice, phone2Device).`
       const { bulkImportFile, exportAccount, typescriptProgram } = require("../../../provider/export") as typeof import("../../../provider/export");
       const resources = await exportAccount(client);
       const text = format === "import" ? bulkImportFile(resources) : typescriptProgram(resources);
-      out(text.replace(/\n$/, ""));
+      // Names are JSON-quoted in both formats: a bidi override or C1 control in one is written escaped.
+      out(escapedSource(text.replace(/\n$/, "")));
     });
   },
 };

@@ -1,5 +1,5 @@
 /** `dns-account devices` and `dns-account servers`: ids and names, for `adopt` and `--device`. */
-import { type Command, insecureOption, out, profileOption, withClient } from "../command";
+import { type Command, insecureOption, json, out, profileOption, withClient } from "../command";
 import { table } from "../report";
 
 const common = { ...profileOption, ...insecureOption, json: { type: "boolean" as const } };
@@ -14,7 +14,7 @@ DedicatedIpv4's deviceId and dns-account logs --device take. --json prints the s
   async run(v) {
     await withClient(v, async (client) => {
       const [list, servers] = await Promise.all([client.devices.list(), client.dnsServers.list()]);
-      if (v.json) return void out(JSON.stringify(list, null, 2));
+      if (v.json) return void out(json(list, 2));
       const serverName = new Map(servers.map((s) => [s.id, s.name]));
       out(table([["ID", "NAME", "TYPE", "DNS SERVER"], ...list.map((d) => [d.id, d.name, d.device_type, serverName.get(d.dns_server_id) ?? d.dns_server_id])]));
     });
@@ -31,7 +31,7 @@ and a Device's dnsServerId take. --json prints the service's objects.`,
   async run(v) {
     await withClient(v, async (client) => {
       const list = await client.dnsServers.list();
-      if (v.json) return void out(JSON.stringify(list, null, 2));
+      if (v.json) return void out(json(list, 2));
       out(table([["ID", "NAME", "DEFAULT", "DEVICES"], ...list.map((s) => [s.id, s.name, s.default ? "yes" : "", s.devices_count])]));
     });
   },

@@ -1,6 +1,6 @@
 /** `dns-account login`: a password (and MFA code), a refresh token, an API key, or the browser. */
 import type { TokenSet } from "../../auth/token-response";
-import { type Command, type Values, env, errors, grants, insecure, insecureOption, iso, newStore, note, out, profileOf, profileOption, prompt, revoke, UsageError } from "../command";
+import { checkBaseUrl, type Command, type Values, env, errors, json, grants, insecure, insecureOption, iso, newStore, note, out, profileOf, profileOption, prompt, revoke, UsageError } from "../command";
 
 async function passwordLogin(v: Values, baseUrl: string): Promise<{ username: string; set: TokenSet & { refreshToken: string } }> {
   const { ask, canPrompt, readStdin } = prompt();
@@ -102,6 +102,9 @@ docker-compose; tokens then cross that network in clear.`,
     const typed = v["api-key-stdin"] || v.browser;
     const fromEnv = typed ? undefined : adopting ? "DNS_ACCOUNT_REFRESH_TOKEN" : !v["password-stdin"] && env.DNS_ACCOUNT_PASSWORD ? "DNS_ACCOUNT_PASSWORD" : undefined;
     const baseUrl = fromEnv ? envSecretBaseUrl(v, fromEnv, previous?.baseUrl) : ((v["base-url"] as string | undefined) ?? env.DNS_ACCOUNT_BASE_URL ?? previous?.baseUrl ?? (require("../../http/transport") as typeof import("../../http/transport")).DEFAULT_BASE_URL);
+    // Checked here, so a wrong URL is named as the user gave it (the SDK's message says "baseUrl").
+    const urlName = v["base-url"] !== undefined ? "--base-url" : env.DNS_ACCOUNT_BASE_URL !== undefined ? "DNS_ACCOUNT_BASE_URL" : `The base URL of profile "${profile}"`;
+    checkBaseUrl(baseUrl, urlName, v);
     let username: string | undefined;
     let set: TokenSet;
     let adopted = false;
@@ -122,7 +125,7 @@ docker-compose; tokens then cross that network in clear.`,
       if (previous?.refreshToken) {
         await revoke().revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken, ...insecure(v) }).catch(() => note("Could not revoke the profile's previous refresh token."));
       }
-      if (v.json) out(JSON.stringify({ profile, baseUrl, apiKey: true }));
+      if (v.json) out(json({ profile, baseUrl, apiKey: true }));
       else note(`Stored the API key in profile "${profile}" (${store.file}); it is valid until deleted in the dashboard.`);
       return;
     }
@@ -165,7 +168,7 @@ docker-compose; tokens then cross that network in clear.`,
     if (previous?.refreshToken && previous.refreshToken !== set.refreshToken && !previous.adopted) {
       await revoke().revokeToken({ baseUrl: previous.baseUrl, refreshToken: previous.refreshToken, ...insecure(v) }).catch(() => note("Could not revoke the profile's previous refresh token."));
     }
-    if (v.json) out(JSON.stringify({ profile, baseUrl, username: username ?? null, expiresAt: iso(set.expiresAt), refreshToken: Boolean(set.refreshToken) }));
+    if (v.json) out(json({ profile, baseUrl, username: username ?? null, expiresAt: iso(set.expiresAt), refreshToken: Boolean(set.refreshToken) }));
     else note(`Logged in${username ? ` as ${username}` : ""} (profile "${profile}", ${store.file}); access token valid until ${iso(set.expiresAt)}.`);
   },
 };

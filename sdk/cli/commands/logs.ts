@@ -1,5 +1,5 @@
 /** `dns-account logs`: the query log over a time range, as a table or JSON, following the v2 cursors. */
-import { type Command, type cliClient, insecureOption, note, out, profileOption, UsageError, withClient } from "../command";
+import { type Command, type cliClient, insecureOption, json, note, out, profileOption, UsageError, withClient } from "../command";
 import { limitOf, rangeOptions, shortTime, table, timeRange } from "../report";
 
 /** A device given by id or by name (exactly one device of that name). */
@@ -77,7 +77,7 @@ Prints the newest queries first (credentials as for dns-account token):
           break;
         }
       }
-      if (v.json) return void out(JSON.stringify(items, null, 2));
+      if (v.json) return void out(json(items, 2));
       if (items.length === 0) return void note("No queries in that range.");
       out(
         table([

@@ -1,5 +1,5 @@
 /** `dns-account profiles`: the stored profiles, without secrets. */
-import { type Command, iso, newStore, note, out } from "../command";
+import { type Command, iso, json, newStore, note, out, shown } from "../command";
 
 export const profiles: Command = {
   summary: "List stored profiles (no secrets)",
@@ -16,8 +16,8 @@ export const profiles: Command = {
       apiKey: Boolean(p.apiKey),
       expiresAt: p.expiresAt !== undefined ? iso(p.expiresAt) : null,
     }));
-    if (v.json) out(JSON.stringify(rows));
+    if (v.json) out(json(rows));
     else if (rows.length === 0) note(`No profiles in ${store.file}.`);
-    else for (const r of rows) out(`${r.profile}\t${r.baseUrl}\t${r.username ?? "-"}\t${r.apiKey ? "API key" : r.refreshToken ? "refresh token" : "access token only"}\t${r.expiresAt ?? "-"}`);
+    else for (const r of rows) out(`${shown(r.profile)}\t${shown(r.baseUrl)}\t${shown(r.username ?? "-")}\t${r.apiKey ? "API key" : r.refreshToken ? "refresh token" : "access token only"}\t${r.expiresAt ?? "-"}`);
   },
 };

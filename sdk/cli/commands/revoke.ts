@@ -1,5 +1,5 @@
 /** `dns-account revoke` (and `logout`): revoke the profile's refresh token and remove the profile. */
-import { type Command, insecure, insecureOption, newStore, note, out, profileOf, profileOption, revoke as revokeModule } from "../command";
+import { type Command, insecure, insecureOption, json, newStore, note, out, profileOf, profileOption, revoke as revokeModule } from "../command";
 
 export const revoke: Command = {
   summary: "Revoke the profile's refresh token and remove the profile (alias: logout)",
@@ -19,7 +19,7 @@ stays valid until it is revoked some other way.`,
     const revoked = Boolean(p?.refreshToken) && !v.local && !p?.adopted;
     if (revoked) await revokeModule().revokeToken({ baseUrl: p!.baseUrl, refreshToken: p!.refreshToken!, ...insecure(v) });
     if (p) await store.put(profile, undefined);
-    if (v.json) out(JSON.stringify({ profile, removed: Boolean(p), revoked }));
+    if (v.json) out(json({ profile, removed: Boolean(p), revoked }));
     else if (!p) note(`No profile "${profile}": nothing to revoke.`);
     else if (p.apiKey) note(`Removed profile "${profile}". The API key itself stays valid until it is deleted in the dashboard.`);
     else if (p.adopted) note(`Removed profile "${profile}". Its refresh token was adopted (DNS_ACCOUNT_REFRESH_TOKEN), not minted by dns-account login, so it was not revoked: it stays valid for whoever gave it.`);

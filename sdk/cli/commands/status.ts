@@ -1,5 +1,5 @@
 /** `dns-account status` (whoami): the active credential, where it came from, and whether it works. */
-import { type Command, env, insecure, insecureOption, iso, isTime, out, profileOption, sources } from "../command";
+import { activeCredential, activeToken, checkCredential, cliMessage, type Command, env, insecure, insecureOption, iso, isTime, json, out, profileOption, shown } from "../command";
 import { table } from "../report";
 
 /** The environment variable the environment source took its credential from (the source's own order). */
@@ -20,9 +20,8 @@ profile, the environment variable, or the command), makes one API call (the acco
 prints them. Exit code 0 when the credential works, 1 when it does not (revoked, expired, wrong).`,
   options: { ...profileOption, ...insecureOption, json: { type: "boolean" } },
   async run(v) {
-    const explicit = v.profile as string | undefined;
-    const { defaultCredentialChain, resolveCredential } = sources();
-    const credential = await resolveCredential(defaultCredentialChain({ ...(explicit !== undefined ? { profile: explicit } : {}), ...insecure(v) }));
+    // A base URL or key the CLI refuses is reported below as "does not work", where it came from shown.
+    const credential = await activeCredential(v, false);
     const kind = credential.apiKey ? "API key" : "tokens";
     const from =
       credential.source === "profile"
@@ -38,11 +37,13 @@ prints them. Exit code 0 when the credential works, 1 when it does not (revoked,
     let limits: Record<string, { limit: number; used: number }> | undefined;
     let problem: { code: string; message: string } | undefined;
     try {
+      checkCredential(credential, v);
       let client;
       if (credential.apiKey) client = createClient({ baseUrl, apiKey: credential.apiKey(), retry: { retries: 0 }, ...insecure(v) });
       else {
-        const set = await credential.token();
-        baseUrl = set.baseUrl ?? baseUrl;
+        const token = await activeToken(credential, v);
+        const set = token.set;
+        baseUrl = token.baseUrl;
         expiresAt = set.expiresAt;
         client = createClient({ baseUrl, credentials: set, retry: { retries: 0 }, ...insecure(v) });
       }
@@ -53,16 +54,17 @@ prints them. Exit code 0 when the credential works, 1 when it does not (revoked,
       }
     } catch (err) {
       const e = err as { code?: unknown; message?: unknown };
-      problem = { code: typeof e.code === "string" ? e.code : "error", message: typeof e.message === "string" ? e.message : "the call failed" };
+      // In the CLI's words (flags, variables), as main prints errors.
+      problem = { code: typeof e.code === "string" ? e.code : "error", message: typeof e.message === "string" ? cliMessage({ code: e.code, message: e.message }) : "the call failed" };
     }
     const expiry = expiresAt !== undefined && isTime(expiresAt) ? iso(expiresAt) : undefined;
     if (v.json) {
-      out(JSON.stringify({ credential: kind, source: credential.source, from, baseUrl, works: !problem, ...(expiry ? { expiresAt: expiry } : {}), ...(limits ? { limits } : {}), ...(problem ? { error: problem } : {}) }, null, 2));
+      out(json({ credential: kind, source: credential.source, from, baseUrl, works: !problem, ...(expiry ? { expiresAt: expiry } : {}), ...(limits ? { limits } : {}), ...(problem ? { error: problem } : {}) }, 2));
     } else {
-      out(`Credential: ${kind} from ${from}`);
-      out(`Service:    ${baseUrl}`);
+      out(`Credential: ${kind} from ${shown(from)}`);
+      out(`Service:    ${shown(baseUrl)}`);
       if (expiry) out(`Expires:    ${expiry} (access token)`);
-      out(`Works:      ${problem ? `no — ${problem.code}: ${problem.message}` : "yes"}`);
+      out(`Works:      ${problem ? `no — ${shown(problem.code)}: ${problem.message}` : "yes"}`);
       if (limits) out(`\n${table([["LIMIT", "USED", "OF"], ...Object.entries(limits).map(([k, l]) => [k, l.used, l.limit])])}`);
     }
     if (problem) process.exitCode = 1;

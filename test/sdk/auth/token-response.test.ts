@@ -200,3 +200,38 @@ describe("bounded expires_in and total dates", () => {
     }
   });
 });
+
+describe("a token is printable ASCII (RFC 6749 VSCHAR): nothing else is ever a credential", () => {
+  // Each would reach a terminal or a shell through `dns-account token` / `env`: escape sequences (OSC 52
+  // writes the clipboard), a newline, bidi overrides, PowerShell's other single quotes, non-ASCII.
+  const HOSTILE = ["SECRET\u001b]52;c;cHduZWQ=\u0007VALUE", "SECRET\u001b[2JVALUE", "SECRET\nVALUE", "SECRET\rVALUE", "SECRET\u0000VALUE", "SECRET\u007fVALUE", "SECRET\u009bVALUE", "SECRET\u202eVALUE", "SECRET\u2066VALUE", "SECRET\u2028VALUE", "SECRET\u2018VALUE", "SECRET\u2019VALUE", "SECRETéVALUE", "SECRET\ufeffVALUE"];
+
+  for (const field of ["access_token", "refresh_token"] as const) {
+    it(`refuses a ${field} with a control, format or non-ASCII character: ProtocolError naming ${field}, never the value`, () => {
+      for (const value of HOSTILE) {
+        assert.throws(
+          () => parseTokenResponse(_raw(200, { ...good, [field]: value }), { grant: "password" }),
+          (e: unknown) => {
+            assert.ok(e instanceof ProtocolError, JSON.stringify(value));
+            assert.equal(e.field, field);
+            assert.match(e.message, /printable ASCII/);
+            assert.doesNotMatch(`${e.message} ${JSON.stringify(e)} ${inspect(e)}`, /SECRET|VALUE/);
+            return true;
+          },
+        );
+      }
+    });
+  }
+
+  it("accepts every printable ASCII character, quotes and backslashes included (the CLI quotes them for the shell)", () => {
+    const all = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("");
+    assert.equal(parseTokenResponse(_raw(200, { ...good, access_token: all, refresh_token: all }), { grant: "password" }).accessToken, all);
+  });
+
+  it("the implicit-grant redirect refuses such an access token too", () => {
+    for (const value of ["SECRET\u001b[2JVALUE", "SECRET\u202eVALUE", "SECRET\nVALUE"]) {
+      const url = `http://127.0.0.1/cb#access_token=${encodeURIComponent(value)}&token_type=Bearer&expires_in=60`;
+      assert.throws(() => parseAuthorizeRedirect(url), (e: unknown) => e instanceof ProtocolError && e.field === "access_token" && !/SECRET|VALUE/.test(e.message));
+    }
+  });
+});

@@ -77,7 +77,7 @@ describe("dns-account: flags beat the environment, adopted tokens are forgotten,
   it("one resolution: the CLI refuses what the provider refuses (a password and a refresh token together, a password without a username)", async () => {
     const both = await run(["token"], { ...fresh(), DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password, DNS_ACCOUNT_REFRESH_TOKEN: "r" });
     assert.equal(both.code, 1);
-    assert.match(both.stderr, /Set either password or refreshToken \(in the environment\), not both/);
+    assert.match(both.stderr, /Set either password or refreshToken \(DNS_ACCOUNT_PASSWORD or DNS_ACCOUNT_REFRESH_TOKEN\), not both/);
     const partial = await run(["env"], { ...fresh(), DNS_ACCOUNT_PASSWORD: USER.password });
     assert.equal(partial.code, 1);
     assert.match(partial.stderr, /A password needs a username \(DNS_ACCOUNT_USERNAME\)/);

@@ -122,8 +122,8 @@ describe("dns-account status, devices, servers, logs, stats, --debug, env --shel
     const blocked = JSON.parse((await run(["stats", "--since", "1d", "--blocked", "--limit", "5", "--json"], { DNS_ACCOUNT_API_KEY: KEY })).stdout) as typeof domains;
     assert.ok(blocked.length > 0 && blocked.every((r, i) => r.blocked > 0 && (i === 0 || blocked[i - 1]!.blocked >= r.blocked)), "ranked by blocked");
     const byDevice = await run(["stats", "--by", "devices", "--since", "1d"], { DNS_ACCOUNT_API_KEY: KEY });
-    assert.match(byDevice.stdout, /^DEVICE\s+QUERIES\s+BLOCKED\s+COMPANIES$/m);
-    assert.match(byDevice.stdout, /^(Laptop|Tablet)\s+\d+/m, "devices by name");
+    assert.match(byDevice.stdout, /^DEVICE\s+ID\s+QUERIES\s+BLOCKED\s+COMPANIES$/m);
+    assert.match(byDevice.stdout, /^(Laptop|Tablet)\s+\S+\s+\d+/m, "devices by name, then id");
     for (const by of ["countries", "companies"]) assert.equal((await run(["stats", "--by", by], { DNS_ACCOUNT_API_KEY: KEY })).code, 0, by);
     assert.equal((await run(["stats", "--by", "planets"], { DNS_ACCOUNT_API_KEY: KEY })).code, 2);
   });

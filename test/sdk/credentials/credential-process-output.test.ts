@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { CredentialProcessError, runCredentialProcess } from "../../../sdk";
+import { _rejects } from "../../support/helpers";
+
+/** A command printing `output` as JSON. */
+const printing = (output: object) => `printf '%s' ${`'${JSON.stringify(output).replace(/'/g, `'\\''`)}'`}`;
+
+describe("runCredentialProcess: what a credential command prints is a credential only if a terminal may see it", () => {
+  const HOSTILE = ["SECRET\u001b]0;title\u0007VALUE", "SECRET\nVALUE", "SECRET\u202eVALUE", "SECRET\u2018VALUE", "SECRETéVALUE"];
+
+  for (const field of ["accessToken", "access_token", "refreshToken", "refresh_token"]) {
+    it(`refuses a "${field}" that is not printable ASCII (RFC 6749), naming the field, never the value`, async () => {
+      for (const value of HOSTILE) {
+        const err = await _rejects(runCredentialProcess({ command: printing({ [field]: value }), env: { PATH: process.env.PATH } }));
+        assert.ok(err instanceof CredentialProcessError, JSON.stringify(value));
+        assert.equal(err.field, field);
+        assert.match(err.message, new RegExp(`"${field}" must be a non-empty string of printable ASCII`));
+        assert.doesNotMatch(err.message, /SECRET|VALUE/);
+      }
+    });
+  }
+
+  it('refuses a "baseUrl" with a control or format character (the URL parser would drop a newline or a tab silently)', async () => {
+    for (const baseUrl of ["https://SECRET\u202eVALUE.example", "https://x.example/\nVALUE", "https://x.example/\tVALUE", "https://x.example/\u001b[2JVALUE", "\u200bhttps://x.example"]) {
+      const err = await _rejects(runCredentialProcess({ command: printing({ accessToken: "ok", baseUrl }), env: { PATH: process.env.PATH } }));
+      assert.ok(err instanceof CredentialProcessError);
+      assert.equal(err.field, "baseUrl");
+      assert.doesNotMatch(err.message, /SECRET|VALUE/);
+    }
+  });
+
+  it("accepts a token with quotes, $, backticks and backslashes, and a URL with non-ASCII letters (both printed quoted)", async () => {
+    const token = `a'b"c$(d)\`e\`\\f`;
+    assert.deepEqual(await runCredentialProcess({ command: printing({ accessToken: token, baseUrl: "https://dns.exämple/ü" }), env: { PATH: process.env.PATH } }), {
+      accessToken: token,
+      baseUrl: "https://dns.exämple/ü",
+    });
+  });
+});
