@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run example:install`: packs this checkout (npm pack, which builds in prepack) and installs the
+// `npm run example:install`: packs this checkout (npm pack, which builds in prepare) and installs the
 // tarball into examples/basic/node_modules, the way users install the package. Pulumi serializes a
 // Token's provider as a short require() only for a module loaded from node_modules; from the checkout
 // itself it would capture the whole module graph. The root Pulumi.yaml runs examples/basic.

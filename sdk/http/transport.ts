@@ -8,7 +8,7 @@ import { lazy } from "../lazy";
  * call's load in a provider host), where an Agent needs about twenty. undici 7 has no `exports` map, so
  * its modules are reachable; should a later version move them, the index is used instead.
  */
-function undiciPart<K extends "Agent" | "Dispatcher" | "EnvHttpProxyAgent">(name: K, file: string): () => (typeof import("undici"))[K] {
+function undiciPart<K extends "Agent" | "Dispatcher">(name: K, file: string): () => (typeof import("undici"))[K] {
   return lazy(() => {
     try {
       const part = require(`undici/lib/dispatcher/${file}`) as (typeof import("undici"))[K];
@@ -21,7 +21,10 @@ function undiciPart<K extends "Agent" | "Dispatcher" | "EnvHttpProxyAgent">(name
 }
 const agentClass = undiciPart("Agent", "agent");
 const dispatcherClass = undiciPart("Dispatcher", "dispatcher");
-const envProxyAgentClass = undiciPart("EnvHttpProxyAgent", "env-http-proxy-agent");
+// The proxy agents open their tunnels with Dispatcher#connect, which only undici's index adds to the
+// dispatchers (from lib/api): loaded as a part, EnvHttpProxyAgent fails every CONNECT. Proxies are rare
+// enough for the index's cost.
+const envProxyAgentClass = lazy(() => (require("undici") as typeof import("undici")).EnvHttpProxyAgent);
 
 /** Default base address: the public AdGuard DNS API. */
 export const DEFAULT_BASE_URL = "https://api.adguard-dns.io";

@@ -102,15 +102,18 @@ describe("the npm package", function () {
     }
   });
 
-  it("package.json: license with a matching LICENSE, repository, homepage, bugs, keywords; builds in prepack, not on install", () => {
+  it("package.json: license with a matching LICENSE, repository, homepage, bugs, keywords; builds in prepare (git installs, npm ci, npm pack), never on a tarball or registry install", () => {
     assert.equal(pkg.license, "MIT");
     assert.match(readFileSync(path.join(root, "LICENSE"), "utf8"), /^MIT License\n/);
     assert.match(pkg.repository?.url ?? "", /^git\+https:\/\/.+\.git$/);
     assert.match(pkg.homepage ?? "", /^https:\/\//);
     assert.match(pkg.bugs?.url ?? "", /^https:\/\//);
     assert.ok(Array.isArray(pkg.keywords) && pkg.keywords.includes("pulumi"));
-    for (const hook of ["prepare", "preinstall", "install", "postinstall"]) assert.equal(pkg.scripts[hook], undefined, hook);
-    assert.match(pkg.scripts.prepack, /\btsc\b/);
+    // npm runs no preinstall/install/postinstall of ours on any install; prepare runs only where the source is
+    // (a git dependency, npm ci in a clone, npm pack), and npm pack would run a prepack build a second time.
+    for (const hook of ["preinstall", "install", "postinstall", "prepack"]) assert.equal(pkg.scripts[hook], undefined, hook);
+    assert.equal(pkg.scripts.prepare, pkg.scripts.build);
+    assert.match(pkg.scripts.prepare, /\btsc\b/);
     assert.equal(pkg.engines.node, ">=20.18");
   });
 

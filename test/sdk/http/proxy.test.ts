@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { ConfigError, createClient, issueToken, TransportError } from "../../../sdk";
 import { proxyAwareAgent } from "../../../sdk/http/transport";
-import { _errorText, _rejects, _useEmulator, USER } from "../../support/helpers";
+import { _cleanEnv, _errorText, _rejects, _repoRoot, _useEmulator, USER } from "../../support/helpers";
 
 /** A loopback forward proxy that records what reaches it and carries nothing (it answers 502). */
 async function _startProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
@@ -111,5 +113,15 @@ describe("proxies: HTTP(S)_PROXY never sees a loopback call or a plain-http secr
       }
     });
     assert.ok(proxy.seen.some((s) => s.startsWith("CONNECT api.example.test:443")));
+  });
+
+  it("in a process that loaded only the SDK (as the CLI does), an https call goes through the proxy's tunnel", async () => {
+    // This process has all of undici loaded by other modules; the CLI loads only the parts the SDK asks for,
+    // where the proxy agent once failed before sending CONNECT ("this[kClient].connect is not a function").
+    const sdk = path.join(_repoRoot(), "dist", "sdk", "index.js");
+    const script = `require(${JSON.stringify(sdk)}).issueToken({ baseUrl: "https://api.example.test", username: "u@example.com", password: "pw" }).then(() => process.exit(0), (err) => { console.log(err.message); process.exit(1); });`;
+    const out = await new Promise<string>((resolve) => execFile(process.execPath, ["-e", script], { env: _cleanEnv({ HTTPS_PROXY: proxy.url, NO_PROXY: "" }) }, (_err, stdout) => resolve(stdout)));
+    assert.ok(proxy.seen.some((s) => s.startsWith("CONNECT api.example.test:443")), out);
+    assert.match(out, new RegExp(`proxy ${proxy.url.replace("http://", "")}`));
   });
 });

@@ -1,0 +1,631 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import tls from "node:tls";
+import { promisify } from "node:util";
+import { type Emulator, startEmulator } from "../../emulator";
+import { DEFAULT_USERS } from "../../emulator/state";
+import { createClient } from "../../sdk";
+import { _spawnProvider, _stopProvider } from "../support/engine/provider-host";
+import { _gitSnapshot } from "../support/git-snapshot";
+import { _cleanEnv, _repoRoot, _waitForLine } from "../support/helpers";
+import { type FencedBlock, fencedBlocks } from "../support/readme-blocks";
+import { type Program, type Schema, problems } from "../support/yaml-program";
+
+// js-yaml comes with mocha (and @pulumi/pulumi): no dependency of its own for one test.
+const yaml = require("js-yaml") as { load(text: string): unknown };
+
+const run = promisify(execFile);
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const root = _repoRoot();
+const README = readFileSync(path.join(root, "README.md"), "utf8");
+const SCHEMA = JSON.parse(readFileSync(path.join(root, "provider", "schema", "schema.json"), "utf8")) as Schema & {
+  config: { variables: Record<string, { secret?: boolean }> };
+};
+/** The service's default host: the blocks that use it reach the emulator through a local proxy. */
+const SERVICE_HOST = "api.adguard-dns.io";
+const PASSWORD = "emulator-password";
+
+/** A README line run as something else, or not at all (`run: null`), and why. */
+interface LineMapping {
+  /** The start of the README line (after its indentation). */
+  line: string;
+  run: string | null;
+  reason: string;
+}
+
+/** How the test runs one README block. */
+interface Handler {
+  title: string;
+  lang: string;
+  /** The block's first line starts with this. */
+  first: string;
+  /** …and its text contains this (for blocks whose first lines are alike). */
+  contains?: string;
+  /** Lines of a shell block run otherwise, each with its reason. */
+  lines?: LineMapping[];
+  /** Placeholders of a shell block (a reader's own path) replaced wherever they occur, with the reason. */
+  placeholders?: { text: string; by: string; reason: string }[];
+  /** Why the block is not run as it stands (and what is checked instead). Absent: it runs as written. */
+  notRun?: string;
+  run(block: FencedBlock): Promise<void>;
+}
+
+function matches(h: Handler, b: FencedBlock): boolean {
+  return h.lang === b.lang && b.first.startsWith(h.first) && (h.contains === undefined || b.text.includes(h.contains));
+}
+
+/**
+ * Issue 22 §7: every fenced block of README.md is run exactly as written, against the emulator where it
+ * needs the service. The service's own host (`https://api.adguard-dns.io`, the default of the SDK and
+ * the CLI) is reached through a local HTTPS proxy (HTTPS_PROXY, as the SDK, the CLI and curl honour it)
+ * that hands it to the emulator behind a throwaway certificate (NODE_EXTRA_CA_CERTS, CURL_CA_BUNDLE),
+ * so not one character of a block changes for it. Free variables of a TypeScript block come from a
+ * prelude placed before the block; a shell line that cannot run here (GitHub, a browser, a server that
+ * never exits) is mapped, with its reason, below. A new block that no handler claims fails the first
+ * test, naming its first line.
+ */
+describe("README: every code block runs as written", function () {
+  this.timeout(900_000);
+  const blocks = fencedBlocks(README);
+  const blockFor = (h: Handler): FencedBlock => {
+    const found = blocks.filter((b) => matches(h, b));
+    assert.equal(found.length, 1, `${found.length} README blocks match "${h.first}" (see the first test)`);
+    return found[0]!;
+  };
+
+  let tmp: string;
+  let home: string;
+  let clone: string;
+  let globalPrefix: string;
+  let snapshot: string;
+  let npmCache: string;
+  let npmUserConfig: string;
+  let certFile: string;
+  let proxyUrl: string;
+  let emu: Emulator;
+  let emuMfa: Emulator;
+  let target: Emulator;
+  const servers: net.Server[] = [];
+  const sockets = new Set<net.Socket>();
+
+  before(async () => {
+    // What the blocks call besides node and npm (Debian: git, openssl, curl, bsdutils).
+    for (const tool of ["git", "openssl", "curl", "script"]) {
+      await run("sh", ["-c", `command -v ${tool}`]).catch(() => assert.fail(`the README blocks need ${tool} on PATH`));
+    }
+    tmp = mkdtempSync(path.join(os.tmpdir(), "dns-account-readme-"));
+    home = path.join(tmp, "home");
+    clone = path.join(home, "pulumi-dns-account");
+    globalPrefix = path.join(tmp, "global");
+    mkdirSync(path.join(home, "my-program"), { recursive: true });
+    // The reader's program folder: the Install block `cd`s into it and installs there.
+    writeFileSync(path.join(home, "my-program", "package.json"), JSON.stringify({ name: "my-program", private: true }));
+    snapshot = await _gitSnapshot(tmp);
+    npmCache = (await run(npm, ["config", "get", "cache"])).stdout.trim();
+    npmUserConfig = (await run(npm, ["config", "get", "userconfig"])).stdout.trim();
+
+    // me@example.com, the README's account: without MFA for the CLI, with it for the SDK block's MFA branch.
+    emu = await startEmulator({ users: [...DEFAULT_USERS, { username: "me@example.com", password: PASSWORD }] });
+    emuMfa = await startEmulator({ users: [...DEFAULT_USERS, { username: "me@example.com", password: PASSWORD, mfa: true }] });
+    target = emu;
+
+    // The service's host, played by the emulator: TLS with a throwaway certificate, then a CONNECT proxy.
+    const tlsDir = path.join(tmp, "tls");
+    mkdirSync(tlsDir);
+    certFile = path.join(tlsDir, "cert.pem");
+    const keyFile = path.join(tlsDir, "key.pem");
+    await run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", `/CN=${SERVICE_HOST}`, "-addext", `subjectAltName=DNS:${SERVICE_HOST}`, "-keyout", keyFile, "-out", certFile]);
+    const track = (s: net.Socket) => {
+      sockets.add(s);
+      s.once("close", () => sockets.delete(s));
+      s.on("error", () => s.destroy());
+    };
+    const front = tls.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (socket) => {
+      const upstream = net.connect(Number(new URL(target.url).port), "127.0.0.1");
+      track(upstream);
+      upstream.once("close", () => socket.destroy());
+      socket.once("close", () => upstream.destroy());
+      socket.pipe(upstream).pipe(socket);
+    });
+    front.on("connection", track);
+    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+    proxy.on("connection", track);
+    proxy.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? "");
+      if (!m) return void client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+      // The service's host goes to the emulator; anything else (npm's registry) is tunnelled as is.
+      const upstream = m[1] === SERVICE_HOST && m[2] === "443" ? net.connect((front.address() as AddressInfo).port, "127.0.0.1") : net.connect(Number(m[2]), m[1]);
+      track(upstream);
+      upstream.once("connect", () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.once("error", () => client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n"));
+      client.once("close", () => upstream.destroy());
+    });
+    for (const server of [front, proxy]) {
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    }
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    for (const s of sockets) s.destroy();
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    await emu?.close();
+    await emuMfa?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** A reader's shell: a fresh HOME, the bins `npm install -g` put on PATH, npm's own cache (so it works offline). */
+  const npmEnv = (): NodeJS.ProcessEnv => {
+    const env = _cleanEnv({
+      HOME: home,
+      PATH: `${path.join(globalPrefix, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+      npm_config_cache: npmCache,
+      npm_config_userconfig: npmUserConfig,
+      npm_config_prefix: globalPrefix,
+      npm_config_prefer_offline: "true",
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      npm_config_update_notifier: "false",
+      README_SNAPSHOT: snapshot,
+    });
+    for (const k of Object.keys(env)) if (k.startsWith("XDG_")) delete env[k];
+    return env;
+  };
+  /** …plus the service's host played by the emulator, and the reader's secrets the blocks name. */
+  const serviceEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    ...npmEnv(),
+    HTTPS_PROXY: proxyUrl,
+    https_proxy: proxyUrl,
+    NO_PROXY: "localhost,127.0.0.1",
+    no_proxy: "localhost,127.0.0.1",
+    NODE_EXTRA_CA_CERTS: certFile,
+    CURL_CA_BUNDLE: certFile,
+    PASSWORD,
+    API_KEY: "emulator-api-key-user",
+    ...extra,
+  });
+
+  /** The block as a bash script: each line as written unless mapped, after a marker naming its README line. */
+  const shellScript = (h: Handler, block: FencedBlock): string => {
+    const out = ["set -eo pipefail"];
+    block.text.split("\n").forEach((raw, i) => {
+      const line = raw.trim();
+      if (line === "" || line.startsWith("#")) return;
+      const mapping = h.lines?.find((m) => line.startsWith(m.line));
+      let command: string | null = raw;
+      if (mapping) command = mapping.run;
+      else for (const p of h.placeholders ?? []) command = command.split(p.text).join(p.by);
+      out.push(`printf '>>> README line %s\\n' ${block.line + 1 + i} >&2`);
+      if (command !== null) out.push(command);
+    });
+    return out.join("\n") + "\n";
+  };
+
+  /** Runs a shell block with bash (on a pseudo-terminal when it prompts); fails naming the README line. */
+  const runShell = async (h: Handler, block: FencedBlock, options: { cwd: string; env: NodeJS.ProcessEnv; prompts?: [RegExp, string][] }): Promise<string> => {
+    const file = path.join(tmp, `block-${block.line}.sh`);
+    writeFileSync(file, shellScript(h, block));
+    const child = options.prompts ? spawn("script", ["-qfec", `bash ${file}`, "/dev/null"], { cwd: options.cwd, env: options.env }) : spawn("bash", [file], { cwd: options.cwd, env: options.env });
+    let output = "";
+    let next = 0;
+    let seen = 0;
+    const onData = (d: Buffer): void => {
+      output += d.toString();
+      // Each answer waits for its prompt to appear after the previous one, as a reader types it.
+      while (options.prompts && next < options.prompts.length) {
+        const [pattern, answer] = options.prompts[next]!;
+        const m = pattern.exec(output.slice(seen));
+        if (!m) break;
+        seen += m.index + m[0].length;
+        child.stdin!.write(`${answer}\r`);
+        next++;
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    if (!options.prompts) child.stdin!.end();
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    const failedAt = [...output.matchAll(/>>> README line (\d+)/g)].pop()?.[1];
+    assert.equal(code, 0, `README line ${failedAt ?? block.line} failed (${block.first}):\n${output.slice(-3000)}`);
+    return output;
+  };
+
+  /** Compiles prelude + block as an ES module in the clone (where "pulumi-dns-account/…" is the package itself) and runs it. */
+  const runTypeScript = async (name: string, prelude: string, block: FencedBlock, env: NodeJS.ProcessEnv): Promise<string> => {
+    const dir = path.join(clone, ".readme", name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "block.mts"), `${prelude.trim()}\n// README line ${block.line + 1}, as written:\n${block.text}`);
+    const compilerOptions = { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, types: ["node"], outDir: "out", rootDir: ".", skipLibCheck: true };
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["block.mts"] }));
+    await tsc(dir, block);
+    const result = await run(process.execPath, [path.join(dir, "out", "block.mjs")], { cwd: clone, env }).catch((err: { stdout?: string; stderr?: string }) => {
+      throw new assert.AssertionError({ message: `README line ${block.line} (${block.first}) failed:\n${err.stderr ?? ""}${err.stdout ?? ""}` });
+    });
+    return result.stdout;
+  };
+
+  const tsc = async (dir: string, block: FencedBlock): Promise<void> => {
+    const out = await run(process.execPath, [path.join(clone, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { cwd: dir }).then(
+      (r) => r.stdout,
+      (err: { stdout?: string }) => err.stdout ?? String(err),
+    );
+    assert.equal(out.trim(), "", `README line ${block.line} (${block.first}) does not compile:\n${out.split("\n").slice(0, 20).join("\n")}`);
+  };
+
+  /** Type-checks a Pulumi program block with the tsconfig of Pulumi's current TypeScript template. */
+  const compileProgram = async (name: string, block: FencedBlock): Promise<void> => {
+    const dir = path.join(clone, ".readme", name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "index.ts"), block.text);
+    const compilerOptions = {
+      strict: true,
+      outDir: "bin",
+      target: "es2020",
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      sourceMap: true,
+      experimentalDecorators: true,
+      pretty: false,
+      noFallthroughCasesInSwitch: true,
+      noImplicitReturns: true,
+      forceConsistentCasingInFileNames: true,
+      noEmit: true,
+      // The block against the package's declarations; the declarations themselves are checked without
+      // skipLibCheck, as the template has it, by test/package (this saves half a minute per block).
+      skipLibCheck: true,
+      // Only because the program sits inside the package's own folder (a self-reference): installed, it needs none.
+      rootDir: ".",
+    };
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
+    await tsc(dir, block);
+  };
+
+  const NO_ENGINE =
+    "a Pulumi program runs under the pulumi CLI's engine, which a test cannot assume: it is type-checked as a program of Pulumi's TypeScript template; the lifecycle it declares runs through the engine's provider host in test/provider and test/examples/root-program";
+
+  // In the order a reader goes: clone and install first, then the rest in that clone and on that PATH.
+  const HANDLERS: Handler[] = [
+    {
+      title: "Install: clone, npm ci && npm pack, install the tarball into a program and globally",
+      lang: "sh",
+      first: "git clone https://github.com/pulumi-dns-account/pulumi-dns-account",
+      lines: [
+        {
+          line: "git clone https://github.com/pulumi-dns-account/pulumi-dns-account",
+          run: 'git clone --quiet "$README_SNAPSHOT" pulumi-dns-account && cd pulumi-dns-account',
+          reason: "GitHub is not reachable offline and holds the published code: the clone is of a git snapshot of the working tree under test",
+        },
+      ],
+      placeholders: [{ text: "/path/to/", by: "$HOME/pulumi-dns-account/", reason: "the reader's own path to the clone" }],
+      async run(block) {
+        await runShell(this, block, { cwd: home, env: npmEnv() });
+        const version = (JSON.parse(readFileSync(path.join(clone, "package.json"), "utf8")) as { version: string }).version;
+        const inProgram = await run(path.join(home, "my-program", "node_modules", ".bin", "dns-account"), ["--version"], { env: npmEnv() });
+        assert.equal(inProgram.stdout.trim(), version);
+        const onPath = await run("dns-account", ["--version"], { env: npmEnv() });
+        assert.equal(onPath.stdout.trim(), version);
+        assert.ok(existsSync(path.join(globalPrefix, "bin", "pulumi-resource-dns-account")), "the plugin is on PATH");
+      },
+    },
+    {
+      title: "Try it: npm ci && npm run demo in the clone",
+      lang: "sh",
+      first: "npm ci && npm run demo",
+      lines: [{ line: "npm test", run: null, reason: "it is the command that runs this test (it would recurse); CI runs it on a fresh clone (.ci/run)" }],
+      async run(block) {
+        const out = await runShell(this, block, { cwd: clone, env: npmEnv() });
+        assert.match(out, /Demo finished/);
+      },
+    },
+    {
+      title: "example.mjs, pasted into the clone after npm ci",
+      lang: "js",
+      first: "// example.mjs",
+      async run(block) {
+        // "In the repository folder (after npm ci)": the clone as git gives it (no dist/), then npm ci, then
+        // the file. The blocks before built dist/ in other ways (npm pack, the demo).
+        rmSync(path.join(clone, "dist"), { recursive: true, force: true });
+        await run(npm, ["ci"], { cwd: clone, env: npmEnv(), maxBuffer: 64 * 1024 * 1024 });
+        writeFileSync(path.join(clone, "example.mjs"), block.text);
+        const { stdout } = await run(process.execPath, ["example.mjs"], { cwd: clone, env: npmEnv() });
+        assert.match(stdout, /^devices: 0\/10$/m);
+        assert.match(stdout, /^created device [0-9a-f]+: https:\/\//m);
+        assert.match(stdout, /^operations: \d+$/m);
+      },
+    },
+    {
+      title: "the SDK's grants: password, the MFA retry, refresh, revoke",
+      lang: "ts",
+      first: 'import { issueToken, refreshToken, revokeToken, MfaRequiredError } from "pulumi-dns-account/sdk";',
+      async run(block) {
+        target = emuMfa;
+        try {
+          const prelude = `
+// The reader's own values: me@example.com's password, and the code their authenticator shows.
+const password = ${JSON.stringify(PASSWORD)};
+const askForCode = async (): Promise<string> => "123456";`;
+          await runTypeScript("sdk-grants", prelude, block, serviceEnv());
+        } finally {
+          target = emu;
+        }
+        // The MFA branch ran: a refused login, then one with the code; one refresh; one proven revocation.
+        assert.equal(emuMfa.stats.passwordGrants, 2);
+        assert.equal(emuMfa.stats.refreshGrants >= 1, true);
+        assert.ok(emuMfa.stats.revokeCalls >= 1);
+        assert.equal(emuMfa.tokenCounts("me@example.com").refreshTokens, 0);
+      },
+    },
+    {
+      title: "Authorization Code + PKCE",
+      lang: "ts",
+      first: "const auth = authorizeUrl(",
+      async run(block) {
+        const browser = path.join(tmp, "browser.cjs");
+        // The reader's browser: signs in at the service's page and follows the authorize URL to the redirect.
+        writeFileSync(
+          browser,
+          `const u = new URL(process.argv[2]);
+const emu = process.env.README_EMULATOR;
+(async () => {
+  const form = new URLSearchParams({ username: "me@example.com", password: ${JSON.stringify(PASSWORD)}, return_to: u.pathname + u.search });
+  const login = await fetch(emu + "/login", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form, redirect: "manual" });
+  const cookie = String(login.headers.get("set-cookie")).split(";")[0];
+  const res = await fetch(emu + u.pathname + u.search, { headers: { cookie }, redirect: "manual" });
+  if (!res.headers.get("location")) throw new Error("no redirect: " + res.status);
+  process.stdout.write(res.headers.get("location"));
+})().catch((err) => { console.error(err); process.exit(1); });
+`,
+        );
+        const prelude = `
+import { execFileSync } from "node:child_process";
+import { authorizeUrl as sdkAuthorizeUrl, exchangeCode, parseCodeRedirect } from "pulumi-dns-account/sdk";
+// The reader's OAuth client and redirect URI (the emulator's client takes any loopback port).
+const clientId = "dns-account-cli";
+const redirectUri = "http://127.0.0.1:45678/callback";
+// The SDK's authorizeUrl, noting the URL the reader opens in the browser (the result is returned untouched).
+let opened = "";
+const authorizeUrl = ((options: Parameters<typeof sdkAuthorizeUrl>[0]) => {
+  const auth = sdkAuthorizeUrl(options);
+  opened = typeof auth === "string" ? auth : auth.url;
+  return auth;
+}) as typeof sdkAuthorizeUrl;
+// Where the browser came back to, once the reader has signed in.
+declare global {
+  var callbackUrl: string;
+}
+Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(process.execPath, [${JSON.stringify(browser)}, opened], { encoding: "utf8" }) });`;
+        const before = emu.stats.codeGrants;
+        await runTypeScript("pkce", prelude, block, serviceEnv({ README_EMULATOR: emu.url }));
+        assert.equal(emu.stats.codeGrants, before + 1);
+      },
+    },
+    {
+      title: "the Token program",
+      lang: "ts",
+      first: 'import { Token, getAccessToken, getClient } from "pulumi-dns-account";',
+      notRun: NO_ENGINE,
+      async run(block) {
+        await compileProgram("token-program", block);
+      },
+    },
+    {
+      title: "pulumi config set: every key is the provider's, marked secret exactly where the schema says",
+      lang: "sh",
+      first: "pulumi config set dns-account:username",
+      notRun: "pulumi config needs the pulumi CLI and a stack; each command is checked against the package schema's configuration instead",
+      async run(block) {
+        const commands = block.text.split("\n").filter((l) => /^pulumi config set\b/.test(l.trim()));
+        assert.ok(commands.length > 0);
+        for (const command of commands) {
+          const m = /^pulumi config set (--secret )?dns-account:(\w+)/.exec(command.trim());
+          assert.ok(m, command);
+          const spec = SCHEMA.config.variables[m[2]!];
+          assert.ok(spec, `${m[2]} is no configuration key of the provider`);
+          assert.equal(Boolean(m[1]), Boolean(spec.secret), `${command.trim()}: --secret must match the schema`);
+        }
+      },
+    },
+    {
+      title: "the account-as-code program",
+      lang: "ts",
+      first: 'import { DedicatedIpv4, Device, DnsServer } from "pulumi-dns-account";',
+      notRun: NO_ENGINE,
+      async run(block) {
+        await compileProgram("account-program", block);
+      },
+    },
+    {
+      title: "the plugin's global install, from the packed tarball in the clone",
+      lang: "sh",
+      first: "npm install -g ./pulumi-dns-account-",
+      async run(block) {
+        await runShell(this, block, { cwd: clone, env: npmEnv() });
+        // Pulumi starts it from PATH with the engine's address; it prints its port.
+        const plugin = await _spawnProvider("pulumi-resource-dns-account", ["127.0.0.1:1"], { cwd: home, env: npmEnv() });
+        try {
+          assert.ok(plugin.port > 0);
+        } finally {
+          await _stopProvider(plugin.child);
+        }
+      },
+    },
+    {
+      title: "Pulumi YAML: a server and a device",
+      lang: "yaml",
+      first: "resources:",
+      contains: "laptop:",
+      notRun: "a YAML program runs under the pulumi CLI; it is checked against the plugin's schema (types, properties, enums, references), as examples/yaml-home-network is",
+      async run(block) {
+        const program = { name: "readme", runtime: "yaml", ...(yaml.load(block.text) as Program) };
+        assert.deepEqual(problems(program, SCHEMA), []);
+      },
+    },
+    {
+      title: "Pulumi YAML: two accounts, an explicit provider",
+      lang: "yaml",
+      first: "resources:",
+      contains: "kids:",
+      notRun: "a YAML program runs under the pulumi CLI; it is checked against the plugin's schema, with the `kidsApiKey` it refers to declared as secret config",
+      async run(block) {
+        const program = { name: "readme", runtime: "yaml", config: { kidsApiKey: { type: "string", secret: true } }, ...(yaml.load(block.text) as Program) };
+        assert.deepEqual(problems(program, SCHEMA), []);
+      },
+    },
+    {
+      title: "dns-account export, with an API key in the environment",
+      lang: "sh",
+      first: "dns-account export > account.json",
+      lines: [
+        {
+          line: "dns-account export > account.json && pulumi import --file account.json",
+          run: "dns-account export > account.json",
+          reason: "pulumi import needs the pulumi CLI and a stack; the plugin tests read the file back entry by entry (test/provider/plugin)",
+        },
+      ],
+      async run(block) {
+        const dir = path.join(tmp, "export");
+        mkdirSync(dir);
+        await runShell(this, block, { cwd: dir, env: serviceEnv({ DNS_ACCOUNT_API_KEY: "emulator-api-key-user" }) });
+        const file = JSON.parse(readFileSync(path.join(dir, "account.json"), "utf8")) as { resources: unknown[] };
+        assert.ok(file.resources.length > 0);
+        assert.match(readFileSync(path.join(dir, "index.ts"), "utf8"), /new DnsServer\(/);
+      },
+    },
+    {
+      title: "the dns-account CLI, at a terminal",
+      lang: "sh",
+      first: "dns-account login --username me@example.com",
+      lines: [
+        {
+          line: "DNS_ACCOUNT_USERNAME=… DNS_ACCOUNT_PASSWORD=… dns-account login",
+          run: 'DNS_ACCOUNT_USERNAME=me@example.com DNS_ACCOUNT_PASSWORD="$PASSWORD" dns-account login',
+          reason: "… stands for the reader's own username and password",
+        },
+        { line: "dns-account export [--format typescript]", run: "dns-account export", reason: "[…] marks an optional part (the export block runs --format typescript)" },
+        {
+          line: "dns-account emulator --port 8787",
+          run: null,
+          reason: "a server that runs until stopped, on a fixed port: the emulator block starts it on a free port and stops it",
+        },
+        {
+          line: "dns-account login --browser --client-id ID",
+          run: null,
+          reason: "needs a browser and the reader's OAuth client ID: test/sdk/cli/browser-login.test.ts drives it in Chromium",
+        },
+        {
+          line: "dns-account env --shell fish | source",
+          run: "if command -v fish >/dev/null; then fish -c 'dns-account env --shell fish | source'; else echo 'no fish here: the fish line is left out' >&2; fi",
+          reason: "a fish command line, run by fish (PowerShell's is checked by its grammar in the CLI's env tests)",
+        },
+      ],
+      async run(block) {
+        // The reader's account has the device the logs line names.
+        const client = createClient({ baseUrl: emu.url, credentials: { username: "me@example.com", password: PASSWORD } });
+        try {
+          const [server] = await client.dnsServers.list();
+          await client.devices.create({ name: "Laptop", device_type: "LINUX", dns_server_id: server!.id });
+        } finally {
+          await client.close();
+        }
+        await runShell(this, block, { cwd: home, env: serviceEnv({ TERM: "dumb" }), prompts: [[/Password: /, PASSWORD]] });
+      },
+    },
+    {
+      title: "kubectl's exec credential: the command and args of the kubeconfig, as kubectl runs them",
+      lang: "yaml",
+      first: "users:",
+      notRun: "kubectl is not assumed: the test runs the exec entry's command and args as kubectl does, with KUBERNETES_EXEC_INFO naming its apiVersion",
+      async run(block) {
+        type Exec = { apiVersion: string; command: string; args: string[]; interactiveMode: string };
+        const exec = (yaml.load(block.text) as { users: { user: { exec: Exec } }[] }).users[0]!.user.exec;
+        const env = serviceEnv({ DNS_ACCOUNT_CONFIG_DIR: path.join(tmp, "kube-config") });
+        await run("dns-account", ["login"], { env: { ...env, DNS_ACCOUNT_USERNAME: "me@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD } });
+        const info = JSON.stringify({ apiVersion: exec.apiVersion, kind: "ExecCredential", spec: { interactive: false } });
+        const { stdout } = await run(exec.command, exec.args, { env: { ...env, KUBERNETES_EXEC_INFO: info } });
+        const credential = JSON.parse(stdout) as { apiVersion: string; kind: string; status: { token: string; expirationTimestamp: string } };
+        assert.equal(credential.apiVersion, exec.apiVersion);
+        assert.equal(credential.kind, "ExecCredential");
+        assert.ok(credential.status.token.length > 0);
+        assert.ok(Date.parse(credential.status.expirationTimestamp) > Date.now());
+      },
+    },
+    {
+      title: "npm run emulator, on a free port, then stopped",
+      lang: "sh",
+      first: "npm run emulator --",
+      lines: [
+        {
+          line: "npm run emulator -- --port 8787",
+          run: "exec npm run emulator -- --port 0",
+          reason: "a fixed port may be taken on a shared machine: --port 0 takes a free one and the URL line says which; the server runs until stopped, so the test stops it",
+        },
+      ],
+      async run(block) {
+        const command = this.lines![0]!.run!;
+        const child: ChildProcess = spawn("bash", ["-c", command], { cwd: clone, env: npmEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+        try {
+          const url = await _waitForLine(child, /listening on (http:\/\/\S+)/);
+          const res = await fetch(`${url}/swagger/openapi.json`);
+          assert.equal(res.status, 200);
+          await res.arrayBuffer();
+        } finally {
+          if (child.exitCode === null && child.signalCode === null) {
+            const exited = new Promise((resolve) => child.once("exit", resolve));
+            process.kill(-child.pid!, "SIGTERM");
+            await exited;
+          }
+        }
+        assert.equal(block.text.split("\n").filter((l) => l.trim() !== "").length, 1, "one command in the block");
+      },
+    },
+    {
+      title: "the emulator's API for tests",
+      lang: "ts",
+      first: 'import { startEmulator } from "pulumi-dns-account/emulator";',
+      contains: "emu.inject(",
+      async run(block) {
+        // A refresh token the reader's test got earlier; revoking an unknown one is a no-op.
+        const prelude = `const token = "a-refresh-token-from-the-test";`;
+        const out = await runTypeScript("emulator-api", prelude, block, npmEnv());
+        assert.match(out, /^\d+ \d+$/m);
+      },
+    },
+  ];
+
+  it("every code block is run by a handler below or listed with its reason; no handler or mapping is stale", () => {
+    const unclaimed = blocks.filter((b) => !HANDLERS.some((h) => matches(h, b))).map((b) => `README line ${b.line} (\`\`\`${b.lang}): ${b.first}`);
+    const stale: string[] = [];
+    for (const h of HANDLERS) {
+      const found = blocks.filter((b) => matches(h, b));
+      if (found.length !== 1) {
+        stale.push(`${found.length} blocks match the handler "${h.title}" (${h.lang}: ${h.first})`);
+        continue;
+      }
+      const lines = found[0]!.text.split("\n").map((l) => l.trim());
+      for (const m of h.lines ?? []) if (!lines.some((l) => l.startsWith(m.line))) stale.push(`"${h.title}": no line starts with "${m.line}"`);
+      for (const p of h.placeholders ?? []) if (!found[0]!.text.includes(p.text)) stale.push(`"${h.title}": no placeholder "${p.text}"`);
+    }
+    assert.deepEqual(
+      { unclaimed, stale },
+      { unclaimed: [], stale: [] },
+      "each README code block needs a handler in test/examples/readme-blocks.test.ts: run as written, or mapped with a reason",
+    );
+  });
+
+  for (const h of HANDLERS) {
+    it(`${h.title}${h.notRun ? " (not run as such: see the reason in the test)" : ""}`, async () => {
+      await h.run.call(h, blockFor(h));
+    });
+  }
+});

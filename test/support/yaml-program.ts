@@ -1,0 +1,119 @@
+// The schema check of Pulumi YAML programs, shared by examples/yaml-home-network and the README's YAML blocks.
+
+/** A property of the package schema (the parts the check reads). */
+export type Prop = { type?: string; $ref?: string; items?: Prop; additionalProperties?: Prop; properties?: Record<string, Prop>; required?: string[]; enum?: { value: string }[] };
+/** The package schema (provider/schema/schema.json), the parts the check reads. */
+export type Schema = {
+  types: Record<string, Prop>;
+  provider: { inputProperties: Record<string, Prop> };
+  resources: Record<string, { inputProperties: Record<string, Prop>; properties: Record<string, Prop> }>;
+  functions: Record<string, { inputs: Prop; outputs: Prop }>;
+};
+/** A Pulumi YAML program, as js-yaml reads it. */
+export type Program = {
+  config?: Record<string, unknown>;
+  variables?: Record<string, { "fn::invoke"?: { function: string; arguments?: Record<string, unknown>; return?: string } }>;
+  resources: Record<string, { type: string; properties?: Record<string, unknown>; options?: { provider?: string } }>;
+  outputs?: Record<string, unknown>;
+};
+
+/** The type token of an explicit provider of the package. */
+export const PROVIDER = "pulumi:providers:dns-account";
+
+/**
+ * Every problem of a Pulumi YAML program against the package schema: unknown types, properties,
+ * functions or enum values, wrong value types, missing required properties, and interpolations
+ * (`${res.prop.sub}`) that name nothing the schema declares.
+ */
+export function problems(program: Program, schema: Schema): string[] {
+  const out: string[] = [];
+  const resolve = (p: Prop): Prop => (p.$ref ? schema.types[decodeURIComponent(p.$ref.replace("#/types/", ""))] ?? { type: "missing" } : p);
+  /** The schema of `${name.a.b}`, or undefined when it names nothing. */
+  const reference = (expr: string): Prop | undefined => {
+    const [head, ...rest] = expr.split(".");
+    let spec: Prop | undefined;
+    if (program.resources[head!]) {
+      const type = program.resources[head!]!.type;
+      if (type === PROVIDER) return rest.length === 0 ? { type: "provider" } : undefined;
+      spec = { type: "object", properties: { ...schema.resources[type]?.properties, id: { type: "string" }, urn: { type: "string" } } };
+    } else if (program.variables?.[head!]?.["fn::invoke"]) {
+      const call = program.variables[head!]!["fn::invoke"]!;
+      const outputs = schema.functions[call.function]?.outputs;
+      spec = call.return ? outputs?.properties?.[call.return] : outputs;
+    } else if (program.config?.[head!] !== undefined) spec = { type: "string" };
+    for (const key of rest) {
+      spec = spec && resolve(spec);
+      spec = spec?.properties?.[key] ?? spec?.additionalProperties;
+    }
+    return spec;
+  };
+  const check = (where: string, value: unknown, spec: Prop): void => {
+    const s = resolve(spec);
+    if (typeof value === "string" && /^\$\{[^}]+\}$/.test(value)) {
+      if (!reference(value.slice(2, -1))) out.push(`${where}: ${value} names nothing in the schema`);
+      return;
+    }
+    if (s.enum) {
+      if (!s.enum.some((e) => e.value === value)) out.push(`${where}: ${JSON.stringify(value)} is not a value of the enum`);
+      return;
+    }
+    switch (s.type) {
+      case "string":
+        if (typeof value !== "string") out.push(`${where}: a string is expected`);
+        return;
+      case "integer":
+      case "number":
+        if (typeof value !== "number") out.push(`${where}: a number is expected`);
+        return;
+      case "boolean":
+        if (typeof value !== "boolean") out.push(`${where}: a boolean is expected`);
+        return;
+      case "array":
+        if (!Array.isArray(value)) out.push(`${where}: a list is expected`);
+        else value.forEach((v, i) => check(`${where}[${i}]`, v, s.items!));
+        return;
+      case "object": {
+        if (typeof value !== "object" || value === null || Array.isArray(value)) return void out.push(`${where}: an object is expected`);
+        if (s.additionalProperties) {
+          for (const [k, v] of Object.entries(value)) check(`${where}.${k}`, v, s.additionalProperties);
+          return;
+        }
+        for (const [k, v] of Object.entries(value)) {
+          const p = s.properties?.[k];
+          if (!p) out.push(`${where}.${k}: no such property`);
+          else check(`${where}.${k}`, v, p);
+        }
+        for (const r of s.required ?? []) if (!(r in value)) out.push(`${where}.${r}: required`);
+        return;
+      }
+      default:
+        out.push(`${where}: the schema has no type ${s.type}`);
+    }
+  };
+
+  for (const [name, v] of Object.entries(program.variables ?? {})) {
+    const call = v["fn::invoke"];
+    if (!call) continue;
+    const fn = schema.functions[call.function];
+    if (!fn) {
+      out.push(`variables.${name}: no function ${call.function}`);
+      continue;
+    }
+    check(`variables.${name}.arguments`, call.arguments ?? {}, fn.inputs);
+    if (call.return && !fn.outputs.properties?.[call.return]) out.push(`variables.${name}: ${call.function} returns no ${call.return}`);
+  }
+  for (const [name, r] of Object.entries(program.resources)) {
+    const inputs = r.type === PROVIDER ? schema.provider.inputProperties : schema.resources[r.type]?.inputProperties;
+    if (!inputs) {
+      out.push(`resources.${name}: no resource type ${r.type}`);
+      continue;
+    }
+    check(`resources.${name}.properties`, r.properties ?? {}, { type: "object", properties: inputs });
+    const provider = r.options?.provider;
+    if (provider !== undefined && program.resources[provider.slice(2, -1)]?.type !== PROVIDER) out.push(`resources.${name}.options.provider: not a dns-account provider`);
+  }
+  for (const [name, v] of Object.entries(program.outputs ?? {})) {
+    if (typeof v === "string" && /^\$\{[^}]+\}$/.test(v) && !reference(v.slice(2, -1))) out.push(`outputs.${name}: ${v} names nothing in the schema`);
+  }
+  return out;
+}
