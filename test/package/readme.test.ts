@@ -34,7 +34,7 @@ describe("README and the CI recipes", () => {
     }
     const schema = JSON.parse(readFileSync(path.join(root, "provider", "schema", "schema.json"), "utf8")) as { config: { variables: Record<string, { secret?: boolean }> } };
     for (const [key, spec] of Object.entries(schema.config.variables)) {
-      const row = table.split("\n").find((l) => l.includes(`\`dns-account:${key}\``));
+      const row = table.split("\n").find((l) => l.startsWith("|") && l.includes(`\`dns-account:${key}\``));
       assert.ok(row, key);
       assert.equal(row.split("|")[4]!.trim(), spec.secret ? "yes" : "no", `${key}: secret column agrees with the schema`);
     }
