@@ -65,6 +65,8 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
         ...(v.state !== undefined ? { stateFile: v.state as string } : {}),
         optionNames: { seed: "--seed", stateFile: "--state" },
         ...(v.quiet ? {} : { log: (line: string) => note(line) }),
+        // Even with --quiet: a change the --state file could not keep is never lost in silence.
+        warn: (message: string) => note(message),
       });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
