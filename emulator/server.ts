@@ -235,7 +235,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const code = (err as NodeJS.ErrnoException).code ?? "error";
       const label = options.optionNames?.stateFile ?? "stateFile";
       if (atStart) throw new ConfigError(`${label}: the file cannot be written (${code})`, { field: label });
-      options.log?.(`${label}: the file could not be written (${code}); the change is not kept`);
+      (options.warn ?? options.log)?.(`${label}: the file could not be written (${code}); the change is not kept`);
     }
   }
 

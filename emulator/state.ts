@@ -62,6 +62,11 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Called with one line per request: method, path (never the query) and status. */
   log?: (line: string) => void;
+  /**
+   * Called with a problem no request is answered with: a change that could not be written to
+   * `stateFile` (so it will not survive a restart). Default: `log`.
+   */
+  warn?: (message: string) => void;
   /** Randomness for faults with a `probability` (seed it for repeatable tests); default Math.random. */
   random?: () => number;
   /**

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { cookie, parseForm, readBody, sendEmpty, sendHtml, sendJson } from "../http/util";
+import { cookie, isFormType, parseForm, readBody, sendEmpty, sendHtml, sendJson } from "../http/util";
 import type { Ctx, Route } from "../http/router";
 import type { EmulatorClient, EmulatorState } from "../state";
 import { errorPage, loginPage } from "./pages";
@@ -58,7 +58,7 @@ export function authRoutes(state: EmulatorState): Route[] {
     const type = req.headers["content-type"] ?? "";
     const form = parseForm(await readBody(req));
     state.record(req, url, form);
-    if (!type.startsWith("application/x-www-form-urlencoded")) {
+    if (!isFormType(type)) {
       // The service refuses any other body type (JSON included) with 415 before reading it; the old
       // emulator's 400 stays available for tests that need it.
       if (options.tokenMediaTypeStatus === 400) return tokenError(res, 400, "invalid_request", "BAD_REQUEST", "Send an application/x-www-form-urlencoded body");
@@ -114,7 +114,7 @@ export function authRoutes(state: EmulatorState): Route[] {
     stats.revokeCalls++;
     const type = req.headers["content-type"] ?? "";
     const text = await readBody(req);
-    const form = type.startsWith("application/x-www-form-urlencoded") ? parseForm(text) : {};
+    const form = isFormType(type) ? parseForm(text) : {};
     state.record(req, url, form);
     const reads = options.revokeReads ?? "any";
     const candidates = [

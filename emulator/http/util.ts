@@ -27,6 +27,14 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/**
+ * True when a Content-Type header names a form (`application/x-www-form-urlencoded`), compared as HTTP
+ * compares media types: without parameters, whatever the case (e.g. `isFormType("Application/X-WWW-Form-URLEncoded; charset=UTF-8")`).
+ */
+export function isFormType(type: string | undefined): boolean {
+  return (type ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
+}
+
 /** Parses a form-urlencoded body into a plain record (last value wins). */
 export function parseForm(text: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(text));

@@ -77,7 +77,16 @@ function kindOf(stats: Stats): string {
 function readRulesText(path: string): string {
   // O_NONBLOCK: opening a FIFO that has no writer returns at once instead of waiting forever; the opened
   // file is then checked (fstat of the descriptor, so nothing can be swapped in between).
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    // A Unix socket cannot be opened at all (ENXIO): refused like the other files that are not regular.
+    if ((err as NodeJS.ErrnoException).code === "ENXIO") {
+      throw new ConfigError(`rulesFromFile: "path" must be a regular file, and ${path} is a socket`, { field: "path" });
+    }
+    throw err;
+  }
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) {

@@ -1,4 +1,5 @@
 /** `dns-account emulator` (and `npm run emulator`): the embedded Account API emulator, for local dry runs. */
+import { existsSync } from "node:fs";
 import { type Command, note, out, UsageError } from "../command";
 
 const state = () => require("../../../emulator/state") as typeof import("../../../emulator/state");
@@ -56,7 +57,9 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     const { startEmulator, DEFAULT_USERS } = require("../../../emulator/server") as typeof import("../../../emulator/server");
     const { readJsonFile } = require("../../../emulator/seed/file") as typeof import("../../../emulator/seed/file");
     if (v.seed === "" || v.state === "") throw new UsageError(`--${v.seed === "" ? "seed" : "state"} needs a file name`);
-    const seed = v.seed === undefined ? undefined : readJsonFile(v.seed as string, "--seed");
+    // An existing --state file wins over --seed, which is then not read at all (it may be gone).
+    const stateExists = v.state !== undefined && existsSync(v.state as string);
+    const seed = v.seed === undefined || stateExists ? undefined : readJsonFile(v.seed as string, "--seed");
     let emu: Awaited<ReturnType<typeof startEmulator>>;
     try {
       emu = await startEmulator({
@@ -69,6 +72,8 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
         ...(v.state !== undefined ? { stateFile: v.state as string } : {}),
         optionNames: { seed: "--seed", stateFile: "--state" },
         ...(v.quiet ? {} : { log: (line: string) => note(line) }),
+        // Even with --quiet: a change the --state file could not keep is never lost in silence.
+        warn: (message: string) => note(message),
       });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
@@ -80,7 +85,7 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     else {
       out(`Account API emulator listening on ${emu.url}`);
       note(`Users: ${DEFAULT_USERS.map((u) => u.username).join(", ")} (dns-account emulator --help lists passwords and keys). Stop with Ctrl-C.`);
-      if (v.state !== undefined) note(`Accounts are kept in ${v.state as string}${seed !== undefined ? " (--seed is used only while that file does not exist)" : ""}.`);
+      if (v.state !== undefined) note(`Accounts are kept in ${v.state as string}${v.seed !== undefined ? " (--seed is used only while that file does not exist)" : ""}.`);
     }
     // Stop at once on Ctrl-C or SIGTERM: open keep-alive connections are cut, not waited for.
     await new Promise<void>((resolve) => {
