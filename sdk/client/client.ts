@@ -131,6 +131,21 @@ export const DEFAULT_CONNECTIONS = 16;
 const OPENAPI_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"] as const;
 /** Token, revoke and authorize endpoints: an API key must never reach them. */
 const TOKEN_ENDPOINT = /\/(oauth_token|revoke_token|oauth_authorize)\/?$/i;
+/**
+ * Whether a path names a token endpoint as a server would route it: percent-escapes are decoded first
+ * (a server that decodes `%5F` before routing reads `oauth%5Ftoken` as `oauth_token`); a path that
+ * cannot be decoded counts as one, to be safe.
+ */
+const isTokenEndpoint = (path: string): boolean => {
+  const bare = path.split(/[?#]/, 1)[0]!;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(bare);
+  } catch {
+    return true;
+  }
+  return TOKEN_ENDPOINT.test(bare) || TOKEN_ENDPOINT.test(decoded);
+};
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 const DEFAULT_API_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
@@ -332,12 +347,12 @@ export class Client {
 
   async #request<T>(fullPath: string, options: Omit<RequestOptions<T>, "path">): Promise<T> {
     const method = options.method ?? "GET";
-    if (this.#apiKey !== undefined && TOKEN_ENDPOINT.test(fullPath)) {
+    if (this.#apiKey !== undefined && isTokenEndpoint(fullPath)) {
       throw new ConfigError("An API key is never sent to a token endpoint", { field: "path" });
     }
     // The client sends JSON with a credential header; the token endpoints take a form and no credential
     // (the service answers JSON with 415). The grants are the one way there.
-    if (TOKEN_ENDPOINT.test(fullPath)) {
+    if (isTokenEndpoint(fullPath)) {
       throw new ConfigError("The client does not call the token endpoints: use issueToken, refreshToken, exchangeCode or revokeToken", { field: "path" });
     }
     const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || this.#retryPost);

@@ -28,7 +28,8 @@ describe("the token endpoint takes a form, never JSON (the service answers JSON 
   it("the client refuses to call a token endpoint (it would send JSON and a credential header), before any request", async () => {
     const client = createClient({ ...base(), credentials: USER });
     try {
-      for (const path of ["/oauth_token", "/revoke_token", "/oauth_authorize"]) {
+      // Percent-escaped forms too: a server that decodes before routing reads them as the token endpoint.
+      for (const path of ["/oauth_token", "/revoke_token", "/oauth_authorize", "/oauth%5Ftoken", "/oauth%5ftoken/", "/revoke%5Ftoken", "/%6Fauth_authorize"]) {
         const err = await _rejects(client.request({ method: "POST", path, body: { grant_type: "password", ...USER } }));
         assert.ok(err instanceof ConfigError, path);
         assert.equal(err.field, "path");
