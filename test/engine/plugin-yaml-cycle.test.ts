@@ -274,6 +274,7 @@ ${devices}`,
     assert.notEqual(code, 0, `the interrupted up fails:\n${output}`);
     const afterCancel = await bulkDevices();
     assert.ok(afterCancel.length >= 5 && afterCancel.length < 20, `cancelled mid-way: ${afterCancel.length} devices\n${output}`);
+    console.log(`      SIGINT after the 5th create: ${afterCancel.length} of 20 devices made; pulumi exited ${code}: ${(/[^\n]*(cancel|interrupt)[^\n]*/i.exec(output) ?? ["(no word of it)"])[0]!.trim()}`);
     // What the service holds is what the state holds: nothing created and forgotten.
     const inState = (): Promise<string[]> =>
       p.pulumi("stack", "export").then((text) =>
