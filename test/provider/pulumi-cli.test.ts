@@ -5,6 +5,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { _assertNoSecrets } from "../support/helpers";
 import { _installedProgram } from "../support/program";
 import { _hasPulumi, _pulumiProject } from "../support/pulumi-cli";
+import { _useTempDirs } from "../support/temp";
 
 const PASSWORD = "pw-CLI-5a7e3c91";
 
@@ -13,6 +14,7 @@ const PASSWORD = "pw-CLI-5a7e3c91";
  * keepers, refresh, destroy. Runs wherever `pulumi` is on PATH.
  */
 describe("the real pulumi CLI", function () {
+  const tmp = _useTempDirs();
   this.timeout(600_000);
   let emu: Emulator;
   let pulumi: (...args: string[]) => Promise<string>;
@@ -24,7 +26,7 @@ describe("the real pulumi CLI", function () {
     }
     emu = await startEmulator({ users: [{ username: "ops@example.com", password: PASSWORD }] });
     const installed = await _installedProgram();
-    const project = _pulumiProject("dns-account-cli-");
+    const project = _pulumiProject(tmp("dns-account-cli-"));
     const dir = project.dir;
     pulumi = project.pulumi;
     cpSync(path.join(installed, "node_modules"), path.join(dir, "node_modules"), { recursive: true, verbatimSymlinks: true });

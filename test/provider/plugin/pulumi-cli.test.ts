@@ -6,6 +6,7 @@ import { createClient } from "../../../sdk";
 import { _assertNoSecrets } from "../../support/helpers";
 import { _installedProgram } from "../../support/program";
 import { _hasPulumi, _pulumiProject } from "../../support/pulumi-cli";
+import { _useTempDirs } from "../../support/temp";
 
 /**
  * The plugin with the real `pulumi` CLI (local file backend): a Pulumi YAML program, then `pulumi import`
@@ -13,6 +14,7 @@ import { _hasPulumi, _pulumiProject } from "../../support/pulumi-cli";
  * as `npm install -g pulumi-dns-account` puts it. Runs wherever `pulumi` is on PATH.
  */
 describe("the plugin with the real pulumi CLI", function () {
+  const tmp = _useTempDirs();
   this.timeout(600_000);
   let emu: Emulator;
   let pulumi: (...args: string[]) => Promise<string>;
@@ -27,7 +29,7 @@ describe("the plugin with the real pulumi CLI", function () {
     emu.addApiKey("user@example.com", API_KEY);
     const installed = await _installedProgram();
     // The plugin on PATH, as a global npm install puts it.
-    const project = _pulumiProject("dns-account-yaml-", { PATH: `${path.join(installed, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}` });
+    const project = _pulumiProject(tmp("dns-account-yaml-"), { PATH: `${path.join(installed, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}` });
     pulumi = project.pulumi;
     writeFileSync(
       path.join(project.dir, "Pulumi.yaml"),

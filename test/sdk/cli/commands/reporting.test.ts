@@ -1,18 +1,19 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../../emulator";
 import { type Client, createClient } from "../../../../sdk";
 import { _assertNoSecrets, _cleanEnv } from "../../../support/helpers";
 import { CLI, _cli as cli } from "../_cli";
+import { _useTempDirs } from "../../../support/temp";
 
 const USER = { username: "family@example.com", password: "pw-REPORT-6b1f0d3e" };
 const KEY = "key-REPORT-1a9c5e77";
 
 /** The questions people ask from the command line (issue 18 §3), through the built bin. */
 describe("dns-account status, devices, servers, logs, stats, --debug, env --shell", function () {
+  const tmp = _useTempDirs();
   this.timeout(60_000);
   let emu: Emulator;
   let dashboard: Client;
@@ -33,7 +34,7 @@ describe("dns-account status, devices, servers, logs, stats, --debug, env --shel
     const kids = await dashboard.dnsServers.create({ name: "Kids" });
     await dashboard.devices.create({ name: "Laptop", device_type: "MAC", dns_server_id: def!.id });
     await dashboard.devices.create({ name: "Tablet", device_type: "ANDROID", dns_server_id: kids.id });
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-report-"));
+    dir = tmp("dns-account-report-");
     env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url };
   });
 
