@@ -5,7 +5,7 @@ import { inspect } from "node:util";
 import { request } from "undici";
 import { type Emulator, startEmulator } from "../../emulator";
 import { authorizeUrl, type CodeAuthorization, createClient, exchangeCode, parseCodeRedirect, sharedClient, resetSharedSessions } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
@@ -28,8 +28,7 @@ describe("leak audit: API keys, authorization codes and PKCE verifiers", functio
     emu = await startEmulator({ users: [{ username: "audit-key@example.com", password: PASSWORD }], apiKeys: [{ key: API_KEY, username: "audit-key@example.com" }], log: collect });
   });
   after(async () => {
-    await resetSharedSessions();
-    await emu?.close();
+    await _closeAll(() => resetSharedSessions(), () => emu?.close());
   });
 
   it("API-key clients: errors of every kind, inspect and JSON", async () => {

@@ -15,7 +15,7 @@ import {
   Session,
   TokenStore,
 } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 import { _useTempDirs } from "../support/temp";
 
@@ -47,8 +47,7 @@ describe("leak audit across every public path", function () {
   });
 
   after(async () => {
-    await resetSharedSessions();
-    await emu?.close();
+    await _closeAll(() => resetSharedSessions(), () => emu?.close());
   });
 
   it("SDK, session, client and store: errors, util.inspect, JSON, and anything written to stdout/stderr", async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type ProviderHost, startProviderHost } from "../support/engine/provider-host";
 import { InvalidGrantError, issueToken, refreshToken, TokenStore } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv, _rejects } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _rejects } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 import { _useTempDirs } from "../support/temp";
 
@@ -111,9 +111,7 @@ settle(t.id).then(() => console.log(JSON.stringify(resources.find((r) => r.input
   });
 
   after(async () => {
-    for (const h of hosts) _assertNoSecrets(h.output(), secrets);
-    for (const h of hosts) await h.close();
-    await emu?.close();
+    await _closeAll(() => { for (const h of hosts) _assertNoSecrets(h.output(), secrets); }, ...hosts.map((h) => () => h.close()), () => emu?.close());
   });
 
   describe("§1 adoption and rotation never kill a live token", () => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type ProviderHost, startProviderHost } from "../support/engine/provider-host";
 import { InvalidGrantError, issueToken, refreshToken, TokenStore } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv, _rejects } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _rejects } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 import { _useTempDirs } from "../support/temp";
 
@@ -55,10 +55,7 @@ registered((r) => r.inputs.__provider).then((r) => console.log(JSON.stringify(r.
   });
 
   after(async () => {
-    _assertNoSecrets(host.output() + bare.output(), secrets);
-    await host?.close();
-    await bare?.close();
-    await emu?.close();
+    await _closeAll(() => _assertNoSecrets(host.output() + bare.output(), secrets), () => host?.close(), () => bare?.close(), () => emu?.close());
   });
 
   it("serializes the provider as a require() of the exported file: at most 1 KB, no secret", () => {

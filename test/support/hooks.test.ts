@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { _repoRoot } from "./helpers";
+import { _closeAll, _rejects, _repoRoot } from "./helpers";
 import { _useTempDirs } from "./temp";
 
 const MOCHA = path.join(_repoRoot(), "node_modules", "mocha", "bin", "mocha.js");
@@ -47,5 +47,16 @@ describe("run guards (test/support/hooks)", () => {
     const r = await runFixture("clean", { TMPDIR: dir, DNS_ACCOUNT_TEST_DRAIN_MS: "60000" });
     assert.equal(r.code, 0, r.out);
     assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("_closeAll (for after hooks) runs every step even when an earlier one throws, then throws the first failure", async () => {
+    const ran: string[] = [];
+    const err = await _rejects(_closeAll(
+      () => { ran.push("assert"); throw new Error("secret found"); },
+      async () => { ran.push("host"); throw new Error("host close failed"); },
+      () => void ran.push("emulator"),
+    ));
+    assert.equal(err.message, "secret found");
+    assert.deepEqual(ran, ["assert", "host", "emulator"]);
   });
 });

@@ -9,7 +9,8 @@ const remove = (dirs: string[]): void => {
 /**
  * Temporary folders for one suite: `tmp("dns-account-x-")` makes a fresh folder in `os.tmpdir()`. One
  * made inside a test (or its `beforeEach`) is removed after that test; one made in a `before` hook or
- * while the suite is declared, after the suite. Call it in a `describe` body.
+ * while the suite is declared, after the suite. Call it in a `describe` body; its `after` hook runs
+ * in order with the suite's others, so call it below an `after` hook that still reads the folders.
  *
  * @example
  * ```ts

@@ -6,7 +6,7 @@ import { type Emulator, startEmulator } from "../../../emulator";
 import { type Client, createClient } from "../../../sdk";
 import { startPlugin, type PluginHost } from "../../support/engine/plugin-host";
 import { _isSecret, _reveal, _secret } from "../../support/engine/rpc-client";
-import { _assertNoSecrets, _cleanEnv, _repoRoot } from "../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _repoRoot } from "../../support/helpers";
 import { _installedProgram } from "../../support/program";
 import { _useTempDirs } from "../../support/temp";
 
@@ -45,11 +45,13 @@ describe("the native plugin (pulumi-resource-dns-account) over gRPC", function (
   });
 
   after(async () => {
-    outputs.push(plugin.output(), JSON.stringify(plugin.logs));
-    await plugin?.stop();
-    await dashboard?.close();
-    await emu?.close();
-    _assertNoSecrets(outputs.join("\n"), secrets());
+    await _closeAll(
+      () => outputs.push(plugin.output(), JSON.stringify(plugin.logs)),
+      () => plugin?.stop(),
+      () => dashboard?.close(),
+      () => emu?.close(),
+      () => _assertNoSecrets(outputs.join("\n"), secrets()),
+    );
   });
 
   it("prints only its port on stdout, reports the package version, and serves a schema valid against Pulumi's metaschema", async () => {

@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { browserLogin } from "../../../sdk/cli/browser-login";
 import { _launchChromium } from "../../support/browser";
-import { _assertNoSecrets, _cleanEnv, _rejects, _repoRoot } from "../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _rejects, _repoRoot } from "../../support/helpers";
 import { _useTempDirs } from "../../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
@@ -50,8 +50,7 @@ describe("dns-account login --browser (headless Chromium)", function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await emu?.close();
+    await _closeAll(() => browser?.close(), () => emu?.close());
   });
 
   it("logs in through the emulator's login page and stores the access token (no refresh token)", async () => {

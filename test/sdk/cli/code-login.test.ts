@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { _launchChromium } from "../../support/browser";
-import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot } from "../../support/helpers";
 import { _useTempDirs } from "../../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
@@ -31,8 +31,7 @@ describe("codeLogin: Authorization Code + PKCE through a loopback listener (head
   });
 
   after(async () => {
-    await browser?.close();
-    await emu?.close();
+    await _closeAll(() => browser?.close(), () => emu?.close());
   });
 
   it("ignores a forged callback, then completes with the real one: tokens include a refresh token", async () => {

@@ -4,7 +4,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../../sdk";
-import { _assertNoSecrets, _rejects, _repoRoot, _waitForLine } from "../../support/helpers";
+import { _assertNoSecrets, _closeAll, _rejects, _repoRoot, _waitForLine } from "../../support/helpers";
 import { _namedHost } from "../../support/named-hosts";
 import { CLI, _cli as cli, _hasScript as hasScript, _onTty as onTty } from "./_cli";
 import { _useTempDirs } from "../../support/temp";
@@ -39,8 +39,7 @@ describe("dns-account CLI", function () {
   });
 
   after(async () => {
-    _assertNoSecrets(stderrs.join("\n"), secrets);
-    await emu?.close();
+    await _closeAll(() => _assertNoSecrets(stderrs.join("\n"), secrets), () => emu?.close());
   });
 
   it("--help for the program and every command (exit 0); usage errors exit 2", async () => {

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../../emulator";
 import { type Client, createClient } from "../../../../sdk";
-import { _assertNoSecrets, _cleanEnv } from "../../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll } from "../../../support/helpers";
 import { CLI, _cli as cli } from "../_cli";
 import { _useTempDirs } from "../../../support/temp";
 
@@ -13,7 +13,6 @@ const KEY = "key-REPORT-1a9c5e77";
 
 /** The questions people ask from the command line (issue 18 §3), through the built bin. */
 describe("dns-account status, devices, servers, logs, stats, --debug, env --shell", function () {
-  const tmp = _useTempDirs();
   this.timeout(60_000);
   let emu: Emulator;
   let dashboard: Client;
@@ -39,19 +38,22 @@ describe("dns-account status, devices, servers, logs, stats, --debug, env --shel
   });
 
   after(async () => {
-    const stored = (() => {
-      try {
-        return readFileSync(path.join(dir, "credentials.json"), "utf8");
-      } catch {
-        return "";
-      }
-    })();
-    for (const m of stored.matchAll(/"(?:refreshToken|accessToken)":\s*"([^"]+)"/g)) extraSecrets.push(m[1]!);
-    const secrets = [USER.password, KEY, ...extraSecrets];
-    _assertNoSecrets(stderrs.join("\n"), [...secrets, ...secrets.map((s) => s.toLowerCase())]);
-    await dashboard?.close();
-    await emu?.close();
+    const secretsSeen = () => {
+      const stored = (() => {
+        try {
+          return readFileSync(path.join(dir, "credentials.json"), "utf8");
+        } catch {
+          return "";
+        }
+      })();
+      for (const m of stored.matchAll(/"(?:refreshToken|accessToken)":\s*"([^"]+)"/g)) extraSecrets.push(m[1]!);
+      const secrets = [USER.password, KEY, ...extraSecrets];
+      _assertNoSecrets(stderrs.join("\n"), [...secrets, ...secrets.map((s) => s.toLowerCase())]);
+    };
+    await _closeAll(secretsSeen, () => dashboard?.close(), () => emu?.close());
   });
+  // After the hook above, which still reads the store's folder.
+  const tmp = _useTempDirs();
 
   it("devices and servers list ids and names (table and --json)", async () => {
     const devices = await run(["devices"], { DNS_ACCOUNT_API_KEY: KEY });
