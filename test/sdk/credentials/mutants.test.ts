@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { DEFAULT_BASE_URL } from "../../../sdk/http/transport";
 import { NONE, resolveCredentials, usableCredentials } from "../../../sdk/credentials/resolve";
 import { TokenStore } from "../../../sdk/credentials/token-store";
-import { _rejects } from "../../support/helpers";
+import { commandSource, environmentSource, optionsSource, profileSource, resolveCredential } from "../../../sdk/credentials/credential-sources";
+import { issueToken } from "../../../sdk";
+import { _rejects, _useEmulator, USER } from "../../support/helpers";
 import { _useTempDirs } from "../../support/temp";
 
 /**
@@ -107,6 +109,63 @@ describe("credential chain: what mutation testing found unchecked", () => {
       assert.deepEqual(await run({ refreshToken: "r", baseUrl: "https://cmd.example" }, BASE), { mode: "refreshToken", baseUrl: BASE, refreshToken: "r", source: "config" });
       assert.deepEqual(await run({ accessToken: "a", expiresAt: 7 }), { mode: "accessToken", baseUrl: DEFAULT_BASE_URL, accessToken: "a", expiresAt: 7, source: "config" });
       assert.deepEqual(await run({ accessToken: "a" }), { mode: "accessToken", baseUrl: DEFAULT_BASE_URL, accessToken: "a", expiresAt: Number.POSITIVE_INFINITY, source: "config" });
+    });
+  });
+
+  describe("credential sources", () => {
+    const emu = _useEmulator();
+
+    it("an API key has no access token: the message names where the key came from; only a profile's credential names the profile", async () => {
+      const options = (await optionsSource({ apiKey: "k" }).load())!;
+      const env = (await environmentSource({ DNS_ACCOUNT_API_KEY: "k" }).load())!;
+      const store = new TokenStore({ dir: tmp("dns-account-mutants-") });
+      await store.put("ci", { baseUrl: BASE, apiKey: "k" });
+      const profile = (await profileSource({ store, profile: "ci" }).load())!;
+      assert.equal("profile" in options, false);
+      assert.equal(profile.profile, "ci");
+      const tail = ' holds an API key, which has no access token: send it as "Authorization: ApiKey <key>" (dns-account env exports DNS_ACCOUNT_API_KEY), or name a profile that holds a login (--profile P)';
+      assert.equal((await _rejects(options.token())).message, `The options${tail}`);
+      assert.equal((await _rejects(env.token())).message, `The environment (DNS_ACCOUNT_API_KEY)${tail}`);
+      assert.equal((await _rejects(profile.token())).message, `The profile "ci"${tail}`);
+    });
+
+    it("explicit fields: the messages use the options' or the environment's words; a password logs in", async () => {
+      assert.equal((await _rejects(optionsSource({ password: "p" }).load())).message, "A password needs a username (username)");
+      assert.equal((await _rejects(environmentSource({ DNS_ACCOUNT_PASSWORD: "p" }).load())).message, "A password needs a username (DNS_ACCOUNT_USERNAME)");
+      assert.equal((await _rejects(optionsSource({ password: "p", refreshToken: "r" }).load())).message, "Set either password or refreshToken (in the options), not both");
+      assert.equal((await _rejects(environmentSource({ DNS_ACCOUNT_PASSWORD: "p", DNS_ACCOUNT_REFRESH_TOKEN: "r" }).load())).message, "Set either password or refreshToken (in the environment), not both");
+      const login = (await optionsSource({ baseUrl: emu().url, ...USER }).load())!;
+      assert.match((await login.token()).accessToken, /\S{16,}/);
+    });
+
+    it("a missing profile someone named is an error naming it (and DNS_ACCOUNT_PROFILE when that named it); a missing default is a miss", async () => {
+      const store = new TokenStore({ dir: tmp("dns-account-mutants-") });
+      assert.equal(await profileSource({ store, env: {} }).load(), undefined);
+      assert.equal((await _rejects(profileSource({ store, profile: "x", required: true, env: {} }).load())).message, `No profile "x" in ${store.file}: run dns-account login --profile x`);
+      assert.equal((await _rejects(profileSource({ store, env: { DNS_ACCOUNT_PROFILE: "y" } }).load())).message, `No profile "y" in ${store.file} (named by DNS_ACCOUNT_PROFILE): run dns-account login --profile y`);
+    });
+
+    it("a command's access token is used while it is valid (expiresIn from the clock), and refreshed with its refresh token once expired", async () => {
+      const now = Date.now();
+      const clock = { now: () => now };
+      const { refreshToken } = await issueToken({ baseUrl: emu().url, ...USER });
+      const token = (printed: object) => commandSource({ command: `echo '${JSON.stringify(printed)}'`, baseUrl: emu().url, env: {}, clock }).load().then((c) => c!.token());
+      assert.deepEqual(await token({ accessToken: "a", refreshToken, expiresAt: now + 3_600_000 }), { accessToken: "a", tokenType: "bearer", expiresIn: 3600, expiresAt: now + 3_600_000, refreshToken, baseUrl: emu().url });
+      assert.deepEqual(await token({ accessToken: "a", expiresAt: now + 1_500 }), { accessToken: "a", tokenType: "bearer", expiresIn: 2, expiresAt: now + 1_500, baseUrl: emu().url });
+      assert.equal((await token({ accessToken: "a", expiresAt: now - 1_000 })).expiresIn, 1, "expired, and nothing to refresh it with: used as it is");
+      const refreshed = await token({ accessToken: "a", refreshToken, expiresAt: now - 1_000 });
+      assert.notEqual(refreshed.accessToken, "a");
+      assert.equal(refreshed.baseUrl, emu().url);
+    });
+
+    it("no credential anywhere: the message lists the sources tried and what to set", async () => {
+      const store = new TokenStore({ dir: tmp("dns-account-mutants-") });
+      const err = await _rejects(resolveCredential([environmentSource({}), profileSource({ store, env: {} }), commandSource({ env: {} })]));
+      assert.equal(
+        err.message,
+        "No credentials found (tried: environment, profile, command): run dns-account login, or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_REFRESH_TOKEN, " +
+          "DNS_ACCOUNT_USERNAME and DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_ACCESS_TOKEN or DNS_ACCOUNT_CREDENTIAL_COMMAND",
+      );
     });
   });
 });
