@@ -36,6 +36,10 @@ const chosen = (process.env.MUTATION_GROUP ?? Object.keys(GROUPS).join(",")).spl
   return GROUPS[g];
 });
 
+// MUTATION_SPEC (comma-separated compiled test files) replaces the groups' tests, e.g. to try a file's
+// mutants against its in-process tests only: MUTATION_SPEC=dist/test/provider/toolkit-mutants.test.js
+const spec = process.env.MUTATION_SPEC ? process.env.MUTATION_SPEC.split(",") : chosen.flatMap((g) => g.spec);
+
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   packageManager: "npm",
@@ -44,7 +48,7 @@ export default {
   coverageAnalysis: "off",
   mutate: chosen.flatMap((g) => g.mutate),
   commandRunner: {
-    command: `mocha --no-config --bail --timeout 60000 --reporter dot ${chosen.flatMap((g) => g.spec).join(" ")}`,
+    command: `mocha --no-config --bail --timeout 60000 --reporter dot ${spec.join(" ")}`,
   },
   ignorePatterns: ["dist", ".stryker-tmp", "reports", "examples/basic/.pack"],
   // The machines have two cores.
