@@ -34,8 +34,10 @@ describe("provider toolkit: unknowns, explain, provenGone (killing mutants)", ()
     assert.equal(e1.message, "Creating the DNS server failed: http_400: The API rejected settings.blockTtlSeconds (FIELD_WRONG_VALUE), name (FIELD_REQUIRED)");
     assert.equal((e1 as { code?: string }).code, "http_400");
     assert.equal(Object.keys(e1).includes("code"), false, "the code is not enumerable");
-    const other = new DnsAccountError("http_400", "Too long", { fields: [{ field: "name", errorCode: "FIELD_WRONG_VALUE" }] });
-    assert.equal(explain("Updating", other).message, "Updating: http_400: Too long [name (FIELD_WRONG_VALUE)]");
+    const other = new DnsAccountError("http_400", "Too long", { fields: [{ field: "name", errorCode: "FIELD_WRONG_VALUE" }, { field: "x", errorCode: "FIELD_REQUIRED" }] });
+    assert.equal(explain("Updating", other).message, "Updating: http_400: Too long [name (FIELD_WRONG_VALUE), x (FIELD_REQUIRED)]");
+    const quoted = new DnsAccountError("http_400", "Proxy: The API rejected the request", { fields: [{ field: "name", errorCode: "FIELD_REQUIRED" }] });
+    assert.equal(explain("Updating", quoted).message, "Updating: http_400: Proxy: The API rejected the request [name (FIELD_REQUIRED)]", "only a message that starts so is replaced");
     const withField = new DnsAccountError("invalid_config", "bad value", { field: "block_ttl_seconds" });
     assert.equal(explain("Checking", withField, "fix it", rename).message, "Checking: invalid_config: bad value (settings.blockTtlSeconds); fix it");
     assert.equal(explain("Checking", new DnsAccountError("invalid_config", "name is wrong", { field: "name" })).message, "Checking: invalid_config: name is wrong");
@@ -58,6 +60,7 @@ describe("provider toolkit: unknowns, explain, provenGone (killing mutants)", ()
     assert.equal(e.id, "dev-1");
     assert.deepEqual(e.outs, { a: 1 });
     assert.equal((e as { code?: string }).code, "http_503");
+    assert.equal(Object.keys(e).includes("code"), false, "the code is not enumerable");
     assert.equal("code" in initFailed("x", new Error("y"), "i", {}), false);
   });
 
@@ -66,8 +69,17 @@ describe("provider toolkit: unknowns, explain, provenGone (killing mutants)", ()
     assert.match(quota.message, /^Creating the device failed: limit_reached: .* \(devices: 0 used of \d+\)$/);
     const unknownLimit = await explainWithQuota("Creating", new QuotaError("nothing_like_it"), client);
     assert.doesNotMatch(unknownLimit.message, /used of/);
+    const calls = emu().stats.apiCalls;
     const other = await explainWithQuota("Creating", new DnsAccountError("http_503", "down"), client);
     assert.equal(other.message, "Creating: http_503: down");
+    assert.equal(emu().stats.apiCalls, calls, "no limits call for an error that is not a quota's");
+    // Limits in another shape than numbers are left out, not printed.
+    for (const q of [{ used: "3", limit: 5 }, { used: 3, limit: "5" }, { used: 3 }, { limit: 5 }]) {
+      const odd = { account: { limits: async () => ({ devices: q }) } } as unknown as Client;
+      assert.doesNotMatch((await explainWithQuota("Creating", new QuotaError("devices"), odd)).message, /used of/, JSON.stringify(q));
+    }
+    const fine = { account: { limits: async () => ({ devices: { used: 3, limit: 5 } }) } } as unknown as Client;
+    assert.match((await explainWithQuota("Creating", new QuotaError("devices"), fine)).message, /\(devices: 3 used of 5\)$/);
   });
 
   it("provenGone: only a 404 counts; the listing must answer without the id; otherwise the state is kept, naming the host", async () => {
