@@ -48,7 +48,9 @@ export default {
   coverageAnalysis: "off",
   mutate: chosen.flatMap((g) => g.mutate),
   commandRunner: {
-    command: `mocha --no-config --bail --timeout 60000 --reporter dot ${spec.join(" ")}`,
+    // The run guards too: each run's temporary folders stay in a private TMPDIR removed at its end (a
+    // killed mutant's run ends early, skipping the suites' after hooks).
+    command: `mocha --no-config --require dist/test/support/hooks.js --bail --timeout 60000 --reporter dot ${spec.join(" ")}`,
   },
   ignorePatterns: ["dist", ".stryker-tmp", "reports", "examples/basic/.pack"],
   // The machines have two cores.

@@ -4,7 +4,7 @@ import { NONE, resolveCredentials, usableCredentials } from "../../../sdk/creden
 import { TokenStore } from "../../../sdk/credentials/token-store";
 import { commandSource, environmentSource, optionsSource, profileSource, resolveCredential } from "../../../sdk/credentials/credential-sources";
 import { issueToken } from "../../../sdk";
-import { _rejects, _useEmulator, USER } from "../../support/helpers";
+import { _rejects, _useEmulator, MFA_USER, USER } from "../../support/helpers";
 import { _useTempDirs } from "../../support/temp";
 
 /**
@@ -19,6 +19,14 @@ describe("credential chain: what mutation testing found unchecked", () => {
     it("an empty string is no value: the next source's fields are used", () => {
       const r = resolveCredentials([["args", { password: "", refreshToken: "", username: "" }], ["config", { username: "u", password: "p" }]]);
       assert.deepEqual(r, { mode: "password", baseUrl: DEFAULT_BASE_URL, username: "u", password: "p", source: "config" });
+    });
+
+    it("the Pulumi side's words: where a username goes, and what to set when there is nothing", () => {
+      assert.deepEqual(resolveCredentials([["args", { password: "p" }]]), { property: "username", reason: "A password needs a username (args, dns-account:username or DNS_ACCOUNT_USERNAME)" });
+      assert.equal(NONE.property, "password");
+      for (const words of ["set password (with username) or refreshToken as resource args", "pulumi config set --secret dns-account:password", "DNS_ACCOUNT_PASSWORD / DNS_ACCOUNT_REFRESH_TOKEN", "run dns-account login (the default profile)"]) {
+        assert.ok(NONE.reason.includes(words), words);
+      }
     });
 
     it("nothing anywhere: NONE, or the caller's problem, or with defaultProfile the implicit default profile carrying it", () => {
@@ -136,6 +144,8 @@ describe("credential chain: what mutation testing found unchecked", () => {
       assert.equal((await _rejects(environmentSource({ DNS_ACCOUNT_PASSWORD: "p", DNS_ACCOUNT_REFRESH_TOKEN: "r" }).load())).message, "Set either password or refreshToken (in the environment), not both");
       const login = (await optionsSource({ baseUrl: emu().url, ...USER }).load())!;
       assert.match((await login.token()).accessToken, /\S{16,}/);
+      const mfa = (await optionsSource({ baseUrl: emu().url, ...MFA_USER, mfaToken: "123456" }).load())!;
+      assert.match((await mfa.token()).accessToken, /\S{16,}/, "the MFA code goes with the password");
     });
 
     it("a missing profile someone named is an error naming it (and DNS_ACCOUNT_PROFILE when that named it); a missing default is a miss", async () => {
