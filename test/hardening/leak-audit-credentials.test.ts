@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
 import { request } from "undici";
 import { type Emulator, startEmulator } from "../../emulator";
 import { authorizeUrl, type CodeAuthorization, createClient, exchangeCode, parseCodeRedirect, sharedClient, resetSharedSessions } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot } from "../support/helpers";
+import { _useTempDirs } from "../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 
@@ -18,6 +17,7 @@ const PASSWORD = "pw-AUDIT-CODE-7c7c7c";
 
 /** API keys, authorization codes and PKCE verifiers through every path that can show them. */
 describe("leak audit: API keys, authorization codes and PKCE verifiers", function () {
+  const tmp = _useTempDirs();
   this.timeout(60_000);
   let emu: Emulator;
   const captured: string[] = [];
@@ -28,8 +28,7 @@ describe("leak audit: API keys, authorization codes and PKCE verifiers", functio
     emu = await startEmulator({ users: [{ username: "audit-key@example.com", password: PASSWORD }], apiKeys: [{ key: API_KEY, username: "audit-key@example.com" }], log: collect });
   });
   after(async () => {
-    await resetSharedSessions();
-    await emu?.close();
+    await _closeAll(() => resetSharedSessions(), () => emu?.close());
   });
 
   it("API-key clients: errors of every kind, inspect and JSON", async () => {
@@ -98,7 +97,7 @@ describe("leak audit: API keys, authorization codes and PKCE verifiers", functio
   });
 
   it("CLI: login --api-key-stdin (right and wrong keys), profiles, token and exec-credential with an API-key profile", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-audit-key-"));
+    const dir = tmp("dns-account-audit-key-");
     const run = (args: string[], input = "", extra: NodeJS.ProcessEnv = {}) =>
       new Promise<{ stdout: string; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, [CLI, ...args], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, ...extra }) });

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
@@ -17,8 +15,9 @@ import {
   Session,
   TokenStore,
 } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
+import { _useTempDirs } from "../support/temp";
 
 const PASSWORD = "pw-AUDIT-f00dfacec0ffee";
 const MFA_PASSWORD = "pw-AUDIT-MFA-5eed5eed";
@@ -30,6 +29,7 @@ const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
  * log) run with distinctive secrets; then everything captured is searched for them: zero hits.
  */
 describe("leak audit across every public path", function () {
+  const tmp = _useTempDirs();
   this.timeout(120_000);
   let emu: Emulator;
   const captured: string[] = [];
@@ -47,8 +47,7 @@ describe("leak audit across every public path", function () {
   });
 
   after(async () => {
-    await resetSharedSessions();
-    await emu?.close();
+    await _closeAll(() => resetSharedSessions(), () => emu?.close());
   });
 
   it("SDK, session, client and store: errors, util.inspect, JSON, and anything written to stdout/stderr", async () => {
@@ -83,7 +82,7 @@ describe("leak audit across every public path", function () {
       collect(_errorText(await _rejects(client.devices.create({ name: "", device_type: "MAC", dns_server_id: session.tokens!.accessToken }))));
       emu.inject({ kind: "hang", path: "/oapi/v1/revoke_token" });
       collect(_errorText(await _rejects(revokeToken({ ...base, refreshToken: set.refreshToken, timeoutMs: 100 }))));
-      const store = new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-audit-")) });
+      const store = new TokenStore({ dir: tmp("dns-account-audit-") });
       await store.put("audit", { baseUrl: emu.url, refreshToken: set.refreshToken });
       const credential = await resolveCredential(defaultCredentialChain({ store, profile: "audit", env: {} }));
       await credential.token();
@@ -100,7 +99,7 @@ describe("leak audit across every public path", function () {
   });
 
   it("CLI: stderr of every command, and stdout of those that do not print a token by design", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-audit-cli-"));
+    const dir = tmp("dns-account-audit-cli-");
     const run = (args: string[], env: NodeJS.ProcessEnv = {}, input = "") =>
       new Promise<{ stdout: string; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, [CLI, ...args], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, ...env }) });

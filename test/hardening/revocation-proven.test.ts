@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { TokenStore } from "../../sdk";
 import { startProviderHost } from "../support/engine/provider-host";
 import { _cleanEnv } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 import { _cli } from "../sdk/cli/_cli";
+import { _useTempDirs } from "../support/temp";
 
 // Every path that revokes — the CLI's logout, a Token's delete, the revocation when a program exits —
 // against a server that reads the token only from the query and answers 200 to a body it ignored: each
@@ -17,6 +15,7 @@ const USER = "revoke@example.com";
 const PASSWORD = "pw-REVOKE-7d1c3e";
 
 describe("revocation is proven on every path (a server that ignores the body and answers 200)", function () {
+  const tmp = _useTempDirs();
   this.timeout(120_000);
   let emu: Emulator;
   before(async () => {
@@ -28,7 +27,7 @@ describe("revocation is proven on every path (a server that ignores the body and
   const revokes = () => emu.requests.filter((r) => r.path === "/oapi/v1/revoke_token");
 
   it("dns-account logout", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-revoke-"));
+    const dir = tmp("dns-account-revoke-");
     const env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: USER };
     const login = await _cli(["login", "--password-stdin"], env, PASSWORD);
     assert.equal(login.code, 0, login.stderr);

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { _cleanEnv, _repoRoot } from "../support/helpers";
+import { _useTempDirs } from "../support/temp";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -65,6 +65,7 @@ const TEMPLATES: Record<string, Record<string, unknown>> = {
 };
 
 describe("the npm package", function () {
+  const tmp = _useTempDirs();
   this.timeout(300_000);
   let files: string[];
   let dir: string;
@@ -73,7 +74,7 @@ describe("the npm package", function () {
   before(async () => {
     const { stdout } = await run(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-package-"));
+    dir = tmp("dns-account-package-");
     await run(npm, ["pack", "--pack-destination", dir, "--ignore-scripts"], { cwd: root });
     const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
     writeFileSync(

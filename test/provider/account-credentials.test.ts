@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type ProviderHost, startProviderHost } from "../support/engine/provider-host";
 import { issueToken } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE, RECORD_REGISTRATIONS } from "../support/program";
 
 const PASSWORD = "pw-CRED-9d2e51";
@@ -35,9 +35,7 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
   });
 
   after(async () => {
-    _assertNoSecrets(host.output(), secrets);
-    await host?.close();
-    await emu?.close();
+    await _closeAll(() => _assertNoSecrets(host.output(), secrets), () => host?.close(), () => emu?.close());
   });
 
   it("the program sends credentials as a secret and asks the engine to keep them (and DoH addresses) secret", async () => {

@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { type AccountHost, _accountHost, OPS, OPS_PASSWORD } from "../support/account-host";
 import { startProviderHost } from "../support/engine/provider-host";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
 import { _installedProgram } from "../support/program";
 import { CLI, _cli as cli } from "../sdk/cli/_cli";
+import { _useTempDirs } from "../support/temp";
 
 /**
  * One credential chain for the CLI and the provider (issue 18 §1): after `dns-account login`, with
@@ -14,6 +12,7 @@ import { CLI, _cli as cli } from "../sdk/cli/_cli";
  * resource in the dynamic-provider host (no stack config) finds the same credentials the CLI does.
  */
 describe("the provider finds credentials the way the CLI does", function () {
+  const tmp = _useTempDirs();
   this.timeout(180_000);
   let t: AccountHost;
   let dir: string;
@@ -21,7 +20,7 @@ describe("the provider finds credentials the way the CLI does", function () {
 
   before(async () => {
     t = await _accountHost();
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-chain-"));
+    dir = tmp("dns-account-chain-");
     const base = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: t.emu.url };
     for (const profile of ["default", "ci"]) {
       const r = await cli(["login", "--username", OPS, "--password-stdin", "--profile", profile], base, OPS_PASSWORD);
@@ -57,7 +56,7 @@ describe("the provider finds credentials the way the CLI does", function () {
   });
 
   it("the profile named by DNS_ACCOUNT_PROFILE, and a precise message when it does not exist", async () => {
-    const empty = mkdtempSync(path.join(os.tmpdir(), "dns-account-chain-"));
+    const empty = tmp("dns-account-chain-");
     // Only "ci" exists in this store: the default profile cannot be what answers.
     const ci = await cli(["login", "--username", OPS, "--password-stdin", "--profile", "ci"], { DNS_ACCOUNT_CONFIG_DIR: empty, DNS_ACCOUNT_BASE_URL: t.emu.url }, OPS_PASSWORD);
     assert.equal(ci.code, 0, ci.stderr);
@@ -70,7 +69,7 @@ describe("the provider finds credentials the way the CLI does", function () {
 
   it("DNS_ACCOUNT_CREDENTIAL_COMMAND (with no default profile)", async () => {
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} token --json --profile ci`;
-    const noDefault = mkdtempSync(path.join(os.tmpdir(), "dns-account-chain-"));
+    const noDefault = tmp("dns-account-chain-");
     // The command reads the store that has "ci"; the host's own store has no default profile.
     const env = { DNS_ACCOUNT_CONFIG_DIR: noDefault, DNS_ACCOUNT_CREDENTIAL_COMMAND: `DNS_ACCOUNT_CONFIG_DIR=${JSON.stringify(dir)} ${command}` };
     assert.deepEqual(await tryIn(env, "from-command"), []);
@@ -81,12 +80,12 @@ describe("the provider finds credentials the way the CLI does", function () {
     assert.equal(r.code, 0, r.stderr);
     const exported = JSON.parse(r.stdout) as Record<string, string>;
     assert.ok(exported.DNS_ACCOUNT_ACCESS_TOKEN);
-    const empty = mkdtempSync(path.join(os.tmpdir(), "dns-account-chain-"));
+    const empty = tmp("dns-account-chain-");
     assert.deepEqual(await tryIn({ ...exported, DNS_ACCOUNT_CONFIG_DIR: empty }, "from-env"), []);
   });
 
   it("nothing anywhere: the failure names credentials and lists what an account resource accepts", async () => {
-    const empty = mkdtempSync(path.join(os.tmpdir(), "dns-account-chain-"));
+    const empty = tmp("dns-account-chain-");
     const failures = await tryIn({ DNS_ACCOUNT_CONFIG_DIR: empty }, "none");
     assert.deepEqual(failures.map((f) => f.property), ["credentials"]);
     for (const accepted of ["credentials", "dns-account:apiKey", "DNS_ACCOUNT_API_KEY", "DNS_ACCOUNT_PROFILE", "dns-account login"]) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type AccountHost, _accountHost, OPS_PASSWORD } from "../support/account-host";
-import { _assertNoSecrets } from "../support/helpers";
+import { _assertNoSecrets, _closeAll } from "../support/helpers";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -27,10 +27,11 @@ describe("Device through the dynamic-provider host (installed copy)", function (
   });
 
   after(async () => {
-    assert.ok(dohPasswords.length >= 2, "the test saw DoH passwords to search for");
-    const secrets = [OPS_PASSWORD, ...dohPasswords, ...dohPasswords.map((s) => s.toLowerCase())];
-    _assertNoSecrets(t.host.output(), secrets);
-    await t?.close();
+    await _closeAll(() => {
+      assert.ok(dohPasswords.length >= 2, "the test saw DoH passwords to search for");
+      const secrets = [OPS_PASSWORD, ...dohPasswords, ...dohPasswords.map((s) => s.toLowerCase())];
+      _assertNoSecrets(t.host.output(), secrets);
+    }, () => t?.close());
   });
 
   it("Check: names the property at fault; accepts a server id unknown during preview", async () => {

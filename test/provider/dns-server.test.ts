@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type AccountHost, _accountHost, OPS_PASSWORD } from "../support/account-host";
-import { _assertNoSecrets } from "../support/helpers";
+import { _assertNoSecrets, _closeAll } from "../support/helpers";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -17,8 +17,7 @@ describe("DnsServer through the dynamic-provider host (installed copy)", functio
   });
 
   after(async () => {
-    _assertNoSecrets(t.host.output(), [OPS_PASSWORD, OPS_PASSWORD.toLowerCase()]);
-    await t?.close();
+    await _closeAll(() => _assertNoSecrets(t.host.output(), [OPS_PASSWORD, OPS_PASSWORD.toLowerCase()]), () => t?.close());
   });
 
   it("serializes its provider as a require() of the exported file, at most 1 KB", () => {

@@ -1,21 +1,21 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { _repoRoot } from "../support/helpers";
+import { _useTempDirs } from "../support/temp";
 
 describe("the main entry without @pulumi/pulumi", () => {
+  const tmp = _useTempDirs();
   let dir: string;
   before(() => {
     // A program whose node_modules holds this package (its package.json and dist) and no @pulumi.
-    dir = mkdtempSync(path.join(tmpdir(), "dns-account-nopulumi-"));
+    dir = tmp("dns-account-nopulumi-");
     const pkg = path.join(dir, "node_modules", "pulumi-dns-account");
     mkdirSync(pkg, { recursive: true });
     writeFileSync(path.join(pkg, "package.json"), JSON.stringify(require(path.join(_repoRoot(), "package.json"))));
     symlinkSync(path.join(_repoRoot(), "dist"), path.join(pkg, "dist"), "dir");
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("says so in one line with a typed error, not MODULE_NOT_FOUND", () => {
     const code = `try { require("pulumi-dns-account"); console.log("loaded") } catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message, field: e.field })) }`;

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { type AccountHost, _accountHost, OPS, OPS_PASSWORD } from "../support/account-host";
 import { _installedProgram } from "../support/program";
+import { _closeAll } from "../support/helpers";
 
 // The account resources against a service that does not behave: a 404 that proves nothing, creates
 // that half fail, adoption that must leave things as found, and the cost in requests of each step.
@@ -53,8 +54,7 @@ describe("account resources against a service that does not behave", function ()
     refreshToken = t.dashboard.session.tokens!.refreshToken!;
   });
   after(async () => {
-    await gateway?.close();
-    await t?.close();
+    await _closeAll(() => gateway?.close(), () => t?.close());
   });
 
   describe("a 404 is not proof that an object is gone", () => {

@@ -2,17 +2,17 @@ import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { type Emulator, startEmulator } from "../../emulator";
 import { startProviderHost } from "../support/engine/provider-host";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { issueToken, refreshToken, TokenStore } from "../../sdk";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE, RECORD_REGISTRATIONS } from "../support/program";
+import { _useTempDirs } from "../support/temp";
 
 const PASSWORD = "pw-PROGRAM-4e9a1c";
 
 /** Program-side behaviour with pulumi.runtime.setMocks, run in the installed program folder. */
 describe("Pulumi program side (setMocks, installed copy)", function () {
+  const tmp = _useTempDirs();
   this.timeout(120_000);
   let emu: Emulator;
   before(async () => {
@@ -87,7 +87,7 @@ const { getClient } = require("pulumi-dns-account");
   });
 
   it("getAccessToken uses the profile named by dns-account:profile (before the environment)", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-program-profile-"));
+    const dir = tmp("dns-account-program-profile-");
     const issued = await issueToken({ baseUrl: emu.url, username: "ops@example.com", password: PASSWORD });
     await new TokenStore({ dir }).put("ci", { baseUrl: emu.url, refreshToken: issued.refreshToken });
     emu.resetStats();

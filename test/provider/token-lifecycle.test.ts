@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
 import { createServer, request as httpRequest, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type ProviderHost, startProviderHost } from "../support/engine/provider-host";
 import { InvalidGrantError, issueToken, refreshToken, TokenStore } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv, _rejects } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _rejects } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
+import { _useTempDirs } from "../support/temp";
 
 // Distinctive secrets, searched for in everything the hosts print.
 const PASSWORD = "pw-LIFE-5e1f0a9c";
@@ -55,6 +53,7 @@ async function deadUrl(): Promise<string> {
 }
 
 describe("Token lifecycle keeps every promise (rotation, adoption, refresh) through the host", function () {
+  const tmp = _useTempDirs();
   this.timeout(180_000);
   let emu: Emulator;
   let program: string;
@@ -112,9 +111,7 @@ settle(t.id).then(() => console.log(JSON.stringify(resources.find((r) => r.input
   });
 
   after(async () => {
-    for (const h of hosts) _assertNoSecrets(h.output(), secrets);
-    for (const h of hosts) await h.close();
-    await emu?.close();
+    await _closeAll(() => { for (const h of hosts) _assertNoSecrets(h.output(), secrets); }, ...hosts.map((h) => () => h.close()), () => emu?.close());
   });
 
   describe("§1 adoption and rotation never kill a live token", () => {
@@ -160,7 +157,7 @@ settle(t.id).then(() => console.log(JSON.stringify(resources.find((r) => r.input
 
     it("keepers or rotationPeriodSeconds on a Token that adopts a refresh token fail check, naming the property", async () => {
       const token = await mint();
-      const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-lifecycle-"));
+      const dir = tmp("dns-account-lifecycle-");
       await new TokenStore({ dir }).put("ci", { baseUrl: emu.url, username: OPS, refreshToken: token });
       const cfg = await host({ "dns-account:baseUrl": emu.url, "dns-account:refreshToken": token });
       const prof = await host({ "dns-account:profile": "ci" }, { DNS_ACCOUNT_CONFIG_DIR: dir });
@@ -303,7 +300,7 @@ settle(t.id).then(() => console.log(JSON.stringify(resources.find((r) => r.input
 
   describe("profile and credentialCommand as Token args (issue 13)", () => {
     it("two Tokens in one program use two accounts from two profiles, without passwords in args", async () => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-profiles-"));
+      const dir = tmp("dns-account-profiles-");
       const store = new TokenStore({ dir });
       await store.put("ops", { baseUrl: emu.url, username: OPS, refreshToken: await mint() });
       await store.put("other", { baseUrl: emu.url, username: "other@example.com", refreshToken: await mint("other@example.com", OTHER_PASSWORD) });

@@ -3,11 +3,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type ProviderHost, startProviderHost } from "../support/engine/provider-host";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import { InvalidGrantError, issueToken, refreshToken, TokenStore } from "../../sdk";
-import { _assertNoSecrets, _cleanEnv, _rejects } from "../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _rejects } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
+import { _useTempDirs } from "../support/temp";
 
 // Distinctive secrets, searched for in everything the host and the serializer produce.
 const PASSWORD = "pw-HOST-7c1d9e2f";
@@ -17,6 +16,7 @@ const URN = "urn:pulumi:dev::dns-account-test::pulumi-nodejs:dynamic/dns-account
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 describe("Token lifecycle through the dynamic-provider host (installed copy)", function () {
+  const tmp = _useTempDirs();
   this.timeout(120_000);
   let emu: Emulator;
   let program: string;
@@ -55,10 +55,7 @@ registered((r) => r.inputs.__provider).then((r) => console.log(JSON.stringify(r.
   });
 
   after(async () => {
-    _assertNoSecrets(host.output() + bare.output(), secrets);
-    await host?.close();
-    await bare?.close();
-    await emu?.close();
+    await _closeAll(() => _assertNoSecrets(host.output() + bare.output(), secrets), () => host?.close(), () => bare?.close(), () => emu?.close());
   });
 
   it("serializes the provider as a require() of the exported file: at most 1 KB, no secret", () => {
@@ -268,7 +265,7 @@ exports.create = async (inputs) => {
 
   describe("stack config dns-account:profile and dns-account:credentialCommand (after args, before env)", () => {
     it("a CLI profile: adopted with revokeOnDelete false by default; args still win; env loses", async () => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-profile-"));
+      const dir = tmp("dns-account-profile-");
       const issued = await issueToken({ baseUrl: emu.url, username: "ops@example.com", password: PASSWORD });
       secrets.push(issued.accessToken, issued.refreshToken);
       await new TokenStore({ dir }).put("ci", { baseUrl: emu.url, username: "ops@example.com", refreshToken: issued.refreshToken });

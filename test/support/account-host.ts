@@ -1,7 +1,7 @@
 import { type Emulator, type EmulatorOptions, startEmulator } from "../../emulator";
 import { type ProviderHost, startProviderHost } from "./engine/provider-host";
 import { createClient, type Client } from "../../sdk";
-import { _cleanEnv } from "./helpers";
+import { _cleanEnv, _closeAll } from "./helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "./program";
 
 /** The account used by the resource tests; distinctive password, searched for in everything. */
@@ -47,10 +47,6 @@ Promise.all(["DnsServer", "Device", "DedicatedIpv4"].map((t) => registered((r) =
     providers,
     dashboard,
     urn: (type, name) => `urn:pulumi:dev::dns-account-test::pulumi-nodejs:dynamic/dns-account:${type}::${name}`,
-    async close() {
-      await host.close();
-      await dashboard.close();
-      await emu.close();
-    },
+    close: () => _closeAll(() => host.close(), () => dashboard.close(), () => emu.close()),
   };
 }

@@ -51,6 +51,27 @@ export function _useEmulator(options: EmulatorOptions = {}): () => Emulator {
   };
 }
 
+/**
+ * Runs every closer in turn even when one fails, then throws the first failure: for `after` hooks,
+ * so that one server failing to close (or an assertion before it) leaves none of the others open.
+ *
+ * @example
+ * ```ts
+ * after(() => _closeAll(() => _assertNoSecrets(host.output(), secrets), () => host?.close(), () => emu?.close()));
+ * ```
+ */
+export async function _closeAll(...steps: (() => unknown)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
+}
+
 /** The default emulator user. */
 export const USER = { username: "user@example.com", password: "emulator-password" } as const;
 /** The default MFA user (any 6-digit code, once). */

@@ -1,20 +1,20 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { _cleanEnv, _repoRoot } from "./helpers";
+import { _runTempDir } from "./temp";
 
 const run = promisify(execFile);
 let installed: Promise<string> | undefined;
 
 /**
  * A temporary Pulumi program folder with this package installed from its `npm pack` tarball beside
- * @pulumi/pulumi, as a user would have it. Made once per test run.
+ * @pulumi/pulumi, as a user would have it. Made once per test run, removed after the last suite.
  */
 export function _installedProgram(): Promise<string> {
   installed ??= (async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-program-"));
+    const dir = _runTempDir("dns-account-program-");
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
     await run(npm, ["pack", "--pack-destination", dir, "--ignore-scripts"], { cwd: _repoRoot() });
     const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;

@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { rulesFromFile } from "../../../provider";
 import { type AccountHost, _accountHost } from "../../support/account-host";
+import { _useTempDirs } from "../../support/temp";
 
 /**
  * Check catches what it can before any call, and errors speak the program's names (issue 18 §2):
  * user rules through AdGuard's own parser, IP addresses, the service's field names translated.
  */
 describe("DnsServer: rules, addresses and errors in the program's terms (through the provider host)", function () {
+  const tmp = _useTempDirs();
   this.timeout(120_000);
   let t: AccountHost;
   before(async () => {
@@ -51,7 +52,7 @@ describe("DnsServer: rules, addresses and errors in the program's terms (through
   });
 
   it("rulesFromFile reads one rule a line, skipping comments and blank lines", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-rules-"));
+    const dir = tmp("dns-account-rules-");
     const file = path.join(dir, "rules.txt");
     writeFileSync(file, "! my rules\r\n||ads.example^  \r\n\n# hosts-style comment\n@@||ok.example^\nexample.org##.banner\n   \n");
     assert.deepEqual(rulesFromFile(file), ["||ads.example^", "@@||ok.example^", "example.org##.banner"]);

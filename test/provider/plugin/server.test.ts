@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { type Client, createClient } from "../../../sdk";
 import { startPlugin, type PluginHost } from "../../support/engine/plugin-host";
 import { _isSecret, _reveal, _secret } from "../../support/engine/rpc-client";
-import { _assertNoSecrets, _cleanEnv, _repoRoot } from "../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _repoRoot } from "../../support/helpers";
 import { _installedProgram } from "../../support/program";
+import { _useTempDirs } from "../../support/temp";
 
 const A = { username: "alice@example.com", password: "pw-PLUGIN-A-5c1e09" };
 const B = { username: "bob@example.com", password: "pw-PLUGIN-B-77d3a2" };
@@ -19,6 +19,7 @@ const urn = (type: string, name: string) => `urn:pulumi:dev::home::dns-account:i
  * it and driven over gRPC as the engine drives it, against the emulator.
  */
 describe("the native plugin (pulumi-resource-dns-account) over gRPC", function () {
+  const tmp = _useTempDirs();
   this.timeout(120_000);
   let emu: Emulator;
   let program: string;
@@ -37,18 +38,20 @@ describe("the native plugin (pulumi-resource-dns-account) over gRPC", function (
     keyB = emu.addApiKey(B.username, "key-PLUGIN-B-9a81c4f7");
     program = await _installedProgram();
     // No credential from this machine: an empty CLI store, no DNS_ACCOUNT_* variables.
-    env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "dns-account-plugin-")) });
+    env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: tmp("dns-account-plugin-") });
     plugin = await startPlugin({ programDir: program, env });
     await plugin.configureArgs({ baseUrl: emu.url, apiKey: keyA, version: "0.2.0" }, ["apiKey"]);
     dashboard = createClient({ baseUrl: emu.url, apiKey: keyA });
   });
 
   after(async () => {
-    outputs.push(plugin.output(), JSON.stringify(plugin.logs));
-    await plugin?.stop();
-    await dashboard?.close();
-    await emu?.close();
-    _assertNoSecrets(outputs.join("\n"), secrets());
+    await _closeAll(
+      () => outputs.push(plugin.output(), JSON.stringify(plugin.logs)),
+      () => plugin?.stop(),
+      () => dashboard?.close(),
+      () => emu?.close(),
+      () => _assertNoSecrets(outputs.join("\n"), secrets()),
+    );
   });
 
   it("prints only its port on stdout, reports the package version, and serves a schema valid against Pulumi's metaschema", async () => {

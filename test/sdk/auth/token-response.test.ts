@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify, inspect } from "node:util";
 import { startEmulator } from "../../../emulator";
@@ -18,6 +17,7 @@ import {
   ProtocolError,
 } from "../../../sdk";
 import { _cleanEnv, _raw, _repoRoot, USER } from "../../support/helpers";
+import { _useTempDirs } from "../../support/temp";
 
 const clock = { now: () => 1_000_000 };
 const good = { access_token: "acc", token_type: "bearer", refresh_token: "ref", expires_in: 3600 };
@@ -161,6 +161,7 @@ describe("parseTokenResponse (from bare bodies)", () => {
 });
 
 describe("bounded expires_in and total dates", () => {
+  const tmp = _useTempDirs();
   it("refuses an expires_in above ten years with a ProtocolError naming expires_in", () => {
     assert.equal(parseTokenResponse(_raw(200, { ...good, expires_in: MAX_EXPIRES_IN_SECONDS }), { grant: "password", clock }).expiresIn, MAX_EXPIRES_IN_SECONDS);
     for (const expires_in of [MAX_EXPIRES_IN_SECONDS + 1, 1e20, "999999999999999", Number.MAX_SAFE_INTEGER]) {
@@ -185,7 +186,7 @@ describe("bounded expires_in and total dates", () => {
   it("dns-account login against a server sending an absurd expires_in fails with protocol and stores nothing", async () => {
     const emu = await startEmulator({ tokenLifetimeSeconds: 1e14 });
     try {
-      const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-expiry-"));
+      const dir = tmp("dns-account-expiry-");
       const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
       const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password });
       const err = (await promisify(execFile)(process.execPath, [cli, "login"], { env }).then(

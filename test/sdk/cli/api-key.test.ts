@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { _assertNoSecrets, _cleanEnv, _repoRoot } from "../../support/helpers";
 import { _hasScript, _onTty } from "./_cli";
+import { _useTempDirs } from "../../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 const KEY = "cli-api-key-5e5e5e5e5e5e5e5e5e5e";
@@ -21,6 +21,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv, input = ""): Promise<{ code
 }
 
 describe("dns-account with an API key", function () {
+  const tmp = _useTempDirs();
   this.timeout(60_000);
   let emu: Emulator;
   let dir: string;
@@ -29,7 +30,7 @@ describe("dns-account with an API key", function () {
     emu = await startEmulator({ apiKeys: [{ key: KEY, username: "user@example.com" }] });
   });
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-apikey-"));
+    dir = tmp("dns-account-apikey-");
     env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url };
   });
   after(() => emu?.close());

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { browserLogin } from "../../../sdk/cli/browser-login";
 import { _launchChromium } from "../../support/browser";
-import { _assertNoSecrets, _cleanEnv, _rejects, _repoRoot } from "../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _rejects, _repoRoot } from "../../support/helpers";
+import { _useTempDirs } from "../../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 const PASSWORD = "pw-BROWSER-LEAK-6f1a";
@@ -37,6 +37,7 @@ function startLogin(
 }
 
 describe("dns-account login --browser (headless Chromium)", function () {
+  const tmp = _useTempDirs();
   this.timeout(120_000);
   let browser: Browser;
   let emu: Emulator;
@@ -49,12 +50,11 @@ describe("dns-account login --browser (headless Chromium)", function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await emu?.close();
+    await _closeAll(() => browser?.close(), () => emu?.close());
   });
 
   it("logs in through the emulator's login page and stores the access token (no refresh token)", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-web-"));
+    const dir = tmp("dns-account-web-");
     const login = startLogin(dir, emu);
     const url = await login.url;
     assert.match(url, /response_type=token/);
@@ -81,7 +81,7 @@ describe("dns-account login --browser (headless Chromium)", function () {
   });
 
   it("ignores a redirect with a forged state and completes with the real one", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-web-"));
+    const dir = tmp("dns-account-web-");
     const login = startLogin(dir, emu);
     const url = await login.url;
     const callback = new URL(new URL(url).searchParams.get("redirect_uri")!);
@@ -103,7 +103,7 @@ describe("dns-account login --browser (headless Chromium)", function () {
   });
 
   it("refuses a completion posted from another origin", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-web-"));
+    const dir = tmp("dns-account-web-");
     const login = startLogin(dir, emu);
     const callback = new URL(new URL(await login.url).searchParams.get("redirect_uri")!);
     const res = await fetch(new URL("/complete", callback), { method: "POST", headers: { origin: "https://evil.example" }, body: "x" });

@@ -4,20 +4,21 @@ import { request } from "undici";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { codeLogin } from "../../../sdk/cli/code-login";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import os from "node:os";
 import path from "node:path";
 import { _launchChromium } from "../../support/browser";
-import { _assertNoSecrets, _cleanEnv, _errorText, _rejects, _repoRoot } from "../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot } from "../../support/helpers";
+import { _useTempDirs } from "../../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
 
 const PASSWORD = "pw-CODE-LOGIN-9b2e";
 
 describe("codeLogin: Authorization Code + PKCE through a loopback listener (headless Chromium)", function () {
+  const tmp = _useTempDirs();
   this.timeout(120_000);
   let browser: Browser;
   let emu: Emulator;
@@ -30,8 +31,7 @@ describe("codeLogin: Authorization Code + PKCE through a loopback listener (head
   });
 
   after(async () => {
-    await browser?.close();
-    await emu?.close();
+    await _closeAll(() => browser?.close(), () => emu?.close());
   });
 
   it("ignores a forged callback, then completes with the real one: tokens include a refresh token", async () => {
@@ -70,7 +70,7 @@ describe("codeLogin: Authorization Code + PKCE through a loopback listener (head
 
   it("opens the browser without the authorize URL in any process's arguments: a 0600 page that redirects", async () => {
     // $BROWSER is a recorder: it reports the arguments it was started with, as another local user would see them.
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-opener-"));
+    const dir = tmp("dns-account-opener-");
     const recorder = path.join(dir, "recorder.js");
     writeFileSync(recorder, `fetch(process.env.RECORD_URL, { method: "POST", body: JSON.stringify(process.argv.slice(2)) });`);
     let received!: (argv: string[]) => void;
@@ -132,7 +132,7 @@ describe("codeLogin: Authorization Code + PKCE through a loopback listener (head
   });
 
   it("dns-account login --browser uses the code flow by default and stores the refresh token", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-code-"));
+    const dir = tmp("dns-account-code-");
     const child = spawn(process.execPath, [CLI, "login", "--browser", "--client-id", "dns-account-cli", "--no-open", "--profile", "web"], {
       env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url }),
       stdio: ["ignore", "pipe", "pipe"],

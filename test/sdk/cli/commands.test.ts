@@ -1,18 +1,19 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../../sdk";
-import { _assertNoSecrets, _rejects, _repoRoot, _waitForLine } from "../../support/helpers";
+import { _assertNoSecrets, _closeAll, _rejects, _repoRoot, _waitForLine } from "../../support/helpers";
 import { _namedHost } from "../../support/named-hosts";
 import { CLI, _cli as cli, _hasScript as hasScript, _onTty as onTty } from "./_cli";
+import { _useTempDirs } from "../../support/temp";
 
 const PASSWORD = "pw-CLI-LEAK-8d2b61f0";
 const MFA_PASSWORD = "pw-CLIMFA-LEAK-2c7e90";
 
 describe("dns-account CLI", function () {
+  const tmp = _useTempDirs();
   this.timeout(60_000);
   let emu: Emulator;
   let dir: string;
@@ -33,13 +34,12 @@ describe("dns-account CLI", function () {
         { username: "mfa@example.com", password: MFA_PASSWORD, mfa: true },
       ],
     });
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-"));
+    dir = tmp("dns-account-cli-");
     env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url };
   });
 
   after(async () => {
-    _assertNoSecrets(stderrs.join("\n"), secrets);
-    await emu?.close();
+    await _closeAll(() => _assertNoSecrets(stderrs.join("\n"), secrets), () => emu?.close());
   });
 
   it("--help for the program and every command (exit 0); usage errors exit 2", async () => {
@@ -170,11 +170,11 @@ describe("dns-account CLI", function () {
     const fromEnv = await run(["token"], { DNS_ACCOUNT_ACCESS_TOKEN: "bare-env-token" });
     assert.equal(fromEnv.stdout.trim(), "bare-env-token");
     const command = `echo "helper says hi" >&2; echo '{"accessToken":"from-helper","expiresAt":"2099-01-01T00:00:00Z"}'`;
-    const fromCommand = await run(["token", "--json"], { DNS_ACCOUNT_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "dns-account-none-")), DNS_ACCOUNT_CREDENTIAL_COMMAND: command });
+    const fromCommand = await run(["token", "--json"], { DNS_ACCOUNT_CONFIG_DIR: tmp("dns-account-none-"), DNS_ACCOUNT_CREDENTIAL_COMMAND: command });
     assert.equal(fromCommand.code, 0, fromCommand.stderr);
     assert.equal(JSON.parse(fromCommand.stdout).source, "command");
     assert.match(fromCommand.stderr, /helper says hi/);
-    const noStore = { DNS_ACCOUNT_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "dns-account-none-")) };
+    const noStore = { DNS_ACCOUNT_CONFIG_DIR: tmp("dns-account-none-") };
     const failing = await run(["token"], { ...noStore, DNS_ACCOUNT_CREDENTIAL_COMMAND: "exit 7" });
     assert.equal(failing.code, 1);
     assert.match(failing.stderr, /^dns-account: credential_process: The credential command exited with code 7\n$/);
@@ -184,7 +184,7 @@ describe("dns-account CLI", function () {
   });
 
   it("a corrupt store is a clear error, never overwritten", async () => {
-    const other = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-corrupt-"));
+    const other = tmp("dns-account-cli-corrupt-");
     writeFileSync(path.join(other, "credentials.json"), "{ broken", { mode: 0o600 });
     const r = await run(["login"], { DNS_ACCOUNT_CONFIG_DIR: other, DNS_ACCOUNT_USERNAME: "ops@example.com", DNS_ACCOUNT_PASSWORD: PASSWORD });
     assert.equal(r.code, 1);
@@ -287,7 +287,7 @@ describe("dns-account CLI", function () {
   });
 
   it("token --json is valid credential-command output, with the base URL the command gave", async () => {
-    const empty = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-empty-"));
+    const empty = tmp("dns-account-cli-empty-");
     const inner = `DNS_ACCOUNT_CONFIG_DIR='${dir}' '${process.execPath}' '${CLI}' token --json --profile mfa`;
     const r = await run(["token", "--json"], { DNS_ACCOUNT_CONFIG_DIR: empty, DNS_ACCOUNT_BASE_URL: undefined, DNS_ACCOUNT_CREDENTIAL_COMMAND: inner });
     assert.equal(r.code, 0, r.stderr);
@@ -330,7 +330,7 @@ describe("dns-account CLI", function () {
   it("--allow-insecure-http / DNS_ACCOUNT_ALLOW_INSECURE_HTTP: an emulator at http://emulator:8787 (docker-compose) is usable", async () => {
     // "emulator" resolves to 127.0.0.1 in the child only, as docker-compose's network would resolve it.
     const named = _namedHost(emu.url);
-    const other = mkdtempSync(path.join(os.tmpdir(), "dns-account-cli-insecure-"));
+    const other = tmp("dns-account-cli-insecure-");
     const base = { ...named.env, DNS_ACCOUNT_CONFIG_DIR: other, DNS_ACCOUNT_BASE_URL: named.url };
     const calls = emu.stats.tokenCalls;
     {

@@ -1,21 +1,22 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../../sdk";
 import { fromEnvironment, resolveCredentials } from "../../../sdk/credentials/resolve";
 import { _assertNoSecrets, _rejects } from "../../support/helpers";
 import { _cli as cli } from "./_cli";
+import { _useTempDirs } from "../../support/temp";
 
 const USER = { username: "chain@example.com", password: "pw-CHAIN-0c4e7a1b" };
 
 /** The CLI's side of one credential chain (issue 18 §1), through the built `dns-account` bin. */
 describe("dns-account: flags beat the environment, adopted tokens are forgotten, commands agree", function () {
+  const tmp = _useTempDirs();
   this.timeout(60_000);
   let emu: Emulator;
   const stderrs: string[] = [];
-  const fresh = () => ({ DNS_ACCOUNT_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "dns-account-chain-cli-")), DNS_ACCOUNT_BASE_URL: emu.url });
+  const fresh = () => ({ DNS_ACCOUNT_CONFIG_DIR: tmp("dns-account-chain-cli-"), DNS_ACCOUNT_BASE_URL: emu.url });
   const run = async (args: string[], env: NodeJS.ProcessEnv, input?: string) => {
     const r = await cli(args, env, input);
     stderrs.push(r.stderr);

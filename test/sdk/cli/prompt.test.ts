@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { _hasScript, _onTty } from "./_cli";
+import { _useTempDirs } from "../../support/temp";
 
 const PASSWORD = "pw-PROMPT-LEAK-5e1c0a";
 
 describe("dns-account CLI prompts on a terminal: Ctrl-C, Ctrl-D and empty answers", function () {
+  const tmp = _useTempDirs();
   this.timeout(60_000);
   let emu: Emulator;
   let dir: string;
@@ -23,7 +24,7 @@ describe("dns-account CLI prompts on a terminal: Ctrl-C, Ctrl-D and empty answer
       this.skip();
     }
     emu = await startEmulator({ users: [{ username: "mfa@example.com", password: PASSWORD, mfa: true }] });
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-prompt-"));
+    dir = tmp("dns-account-prompt-");
     env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url };
   });
   after(async () => {

@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { inspect } from "node:util";
 import { ConfigError, defaultCredentialChain, resolveCredential, TokenStore } from "../../../sdk";
 import { _assertNoSecrets, _rejects } from "../../support/helpers";
+import { _useTempDirs } from "../../support/temp";
 
 const KEY = "chain-api-key-abcdef0123456789";
 
 describe("the credential chain with API keys", () => {
+  const tmp = _useTempDirs();
   it("DNS_ACCOUNT_API_KEY gives an API-key credential, ahead of a password in the same environment", async () => {
     const env = { DNS_ACCOUNT_API_KEY: KEY, DNS_ACCOUNT_USERNAME: "u@example.com", DNS_ACCOUNT_PASSWORD: "pw", DNS_ACCOUNT_BASE_URL: "http://127.0.0.1:9" };
-    const credential = await resolveCredential(defaultCredentialChain({ env, store: new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-chain-")) }) }));
+    const credential = await resolveCredential(defaultCredentialChain({ env, store: new TokenStore({ dir: tmp("dns-account-chain-") }) }));
     assert.equal(credential.source, "environment");
     assert.equal(credential.baseUrl, "http://127.0.0.1:9");
     assert.equal(credential.apiKey?.(), KEY);
@@ -22,7 +21,7 @@ describe("the credential chain with API keys", () => {
   });
 
   it("a profile holding an API key gives an API-key credential", async () => {
-    const store = new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-chain-")) });
+    const store = new TokenStore({ dir: tmp("dns-account-chain-") });
     await store.put("ci", { baseUrl: "http://127.0.0.1:9", apiKey: KEY });
     const credential = await resolveCredential(defaultCredentialChain({ env: {}, store, profile: "ci" }));
     assert.equal(credential.source, "profile");

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import sinon from "sinon";
-import os from "node:os";
 import path from "node:path";
 import {
   commandSource,
@@ -17,12 +16,14 @@ import {
   TokenStore,
 } from "../../../sdk";
 import { _rejects, _useEmulator, USER } from "../../support/helpers";
+import { _useTempDirs } from "../../support/temp";
 
 describe("credential sources", () => {
+  const tmp = _useTempDirs();
   const emu = _useEmulator();
   let store: TokenStore;
   before(() => {
-    store = new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-src-")) });
+    store = new TokenStore({ dir: tmp("dns-account-src-") });
   });
   afterEach(() => resetSharedSessions());
 
@@ -85,7 +86,7 @@ describe("credential sources", () => {
   });
 
   it("command: gets only the environment it needs, never DNS_ACCOUNT_PASSWORD or PULUMI_ variables", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-env-"));
+    const dir = tmp("dns-account-env-");
     const seen = path.join(dir, "env.txt");
     const secrets = { DNS_ACCOUNT_PASSWORD: "pw-lowercase-secret-9f8e", DNS_ACCOUNT_MFA_TOKEN: "123987", PULUMI_CONFIG: '{"dns-account:password":"cfg-secret-77aa"}', PULUMI_ACCESS_TOKEN: "pul-0a1b2c3d" };
     const env = {
@@ -100,7 +101,7 @@ describe("credential sources", () => {
       DNS_ACCOUNT_CREDENTIAL_COMMAND: `env > ${JSON.stringify(seen)}; echo '{"accessToken":"cmd"}'`,
     };
     // In the default chain, a password without a username is an error, as for the provider (one resolution).
-    const partial = await _rejects(resolveCredential(defaultCredentialChain({ env, store: new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-empty-")) }) })));
+    const partial = await _rejects(resolveCredential(defaultCredentialChain({ env, store: new TokenStore({ dir: tmp("dns-account-empty-") }) })));
     assert.ok(partial instanceof NoCredentialsError);
     assert.match(partial.message, /A password needs a username \(DNS_ACCOUNT_USERNAME\)/);
     assert.ok(!partial.message.includes(secrets.DNS_ACCOUNT_PASSWORD));
@@ -126,7 +127,7 @@ describe("credential sources", () => {
     ["a background job holding stdout after the shell exits", "exit 0"],
   ] as const) {
     it(`command: the timeout kills the whole process group (${what})`, async () => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-group-"));
+      const dir = tmp("dns-account-group-");
       const pidFile = path.join(dir, "pid");
       const realSetTimeout = setTimeout;
       const fake = sinon.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
@@ -166,7 +167,7 @@ describe("credential sources", () => {
     const named = await _rejects(resolveCredential(defaultCredentialChain({ env: { ...env, DNS_ACCOUNT_PROFILE: "other" }, store })));
     assert.ok(named instanceof NoCredentialsError);
     assert.match(named.message, /^No profile "other" in .*\(named by DNS_ACCOUNT_PROFILE\)/);
-    const empty = new TokenStore({ dir: mkdtempSync(path.join(os.tmpdir(), "dns-account-none-")) });
+    const empty = new TokenStore({ dir: tmp("dns-account-none-") });
     assert.equal(await first({ env, store: empty }), "command", "no default profile: the command");
     const none = await _rejects(resolveCredential(defaultCredentialChain({ env: {}, store: empty })));
     assert.ok(none instanceof NoCredentialsError);

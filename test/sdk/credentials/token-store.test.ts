@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { defaultStoreDir, issueToken, revokeToken, StoreError, TokenStore } from "../../../sdk";
 import { _cleanEnv, _rejects, _repoRoot, _useEmulator, USER } from "../../support/helpers";
+import { _useTempDirs } from "../../support/temp";
 
-const tmp = () => mkdtempSync(path.join(os.tmpdir(), "dns-account-store-"));
 
 describe("TokenStore", () => {
+  const made = _useTempDirs();
+  const tmp = () => made("dns-account-store-");
   const emu = _useEmulator({ tokenLifetimeSeconds: 3600 });
 
   it("lives in DNS_ACCOUNT_CONFIG_DIR, $XDG_CONFIG_HOME/dns-account or the platform's config folder", () => {

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { _spawnProvider, _stopProvider } from "./provider-host";
+import { _closeAll } from "../helpers";
 import { _grpcPieces, connectProvider, type ProviderRpc } from "./rpc-client";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- generated gRPC classes are untyped here */
@@ -51,10 +52,6 @@ export async function startPlugin(options: { programDir: string; env?: NodeJS.Pr
     logs,
     output: spawned.output,
     stdout: spawned.stdout,
-    async stop() {
-      rpc.close();
-      await _stopProvider(spawned.child);
-      await new Promise<void>((resolve) => engine.tryShutdown(() => resolve()));
-    },
+    stop: () => _closeAll(() => rpc.close(), () => _stopProvider(spawned.child), () => new Promise<void>((resolve) => engine.tryShutdown(() => resolve()))),
   };
 }

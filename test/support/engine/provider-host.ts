@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { _closeAll } from "../helpers";
 import { connectProvider, type HostCheckResult, type HostDiffResult } from "./rpc-client";
 
 export type { HostCheckResult, HostDiffResult } from "./rpc-client";
@@ -108,9 +109,6 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
     update: (id, urn, olds, news) => rpc.update(id, urn, olds, news),
     delete: (id, urn, properties) => rpc.delete(id, urn, properties),
     output: spawned.output,
-    async close() {
-      rpc.close();
-      await _stopProvider(spawned.child);
-    },
+    close: () => _closeAll(() => rpc.close(), () => _stopProvider(spawned.child)),
   };
 }

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../../../emulator";
 import { type Client, createClient } from "../../../../sdk";
-import { _assertNoSecrets, _cleanEnv } from "../../../support/helpers";
+import { _assertNoSecrets, _cleanEnv, _closeAll } from "../../../support/helpers";
 import { CLI, _cli as cli } from "../_cli";
+import { _useTempDirs } from "../../../support/temp";
 
 const USER = { username: "family@example.com", password: "pw-REPORT-6b1f0d3e" };
 const KEY = "key-REPORT-1a9c5e77";
@@ -33,24 +33,27 @@ describe("dns-account status, devices, servers, logs, stats, --debug, env --shel
     const kids = await dashboard.dnsServers.create({ name: "Kids" });
     await dashboard.devices.create({ name: "Laptop", device_type: "MAC", dns_server_id: def!.id });
     await dashboard.devices.create({ name: "Tablet", device_type: "ANDROID", dns_server_id: kids.id });
-    dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-report-"));
+    dir = tmp("dns-account-report-");
     env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url };
   });
 
   after(async () => {
-    const stored = (() => {
-      try {
-        return readFileSync(path.join(dir, "credentials.json"), "utf8");
-      } catch {
-        return "";
-      }
-    })();
-    for (const m of stored.matchAll(/"(?:refreshToken|accessToken)":\s*"([^"]+)"/g)) extraSecrets.push(m[1]!);
-    const secrets = [USER.password, KEY, ...extraSecrets];
-    _assertNoSecrets(stderrs.join("\n"), [...secrets, ...secrets.map((s) => s.toLowerCase())]);
-    await dashboard?.close();
-    await emu?.close();
+    const secretsSeen = () => {
+      const stored = (() => {
+        try {
+          return readFileSync(path.join(dir, "credentials.json"), "utf8");
+        } catch {
+          return "";
+        }
+      })();
+      for (const m of stored.matchAll(/"(?:refreshToken|accessToken)":\s*"([^"]+)"/g)) extraSecrets.push(m[1]!);
+      const secrets = [USER.password, KEY, ...extraSecrets];
+      _assertNoSecrets(stderrs.join("\n"), [...secrets, ...secrets.map((s) => s.toLowerCase())]);
+    };
+    await _closeAll(secretsSeen, () => dashboard?.close(), () => emu?.close());
   });
+  // After the hook above, which still reads the store's folder.
+  const tmp = _useTempDirs();
 
   it("devices and servers list ids and names (table and --json)", async () => {
     const devices = await run(["devices"], { DNS_ACCOUNT_API_KEY: KEY });

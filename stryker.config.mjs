@@ -1,0 +1,64 @@
+// Mutation testing of the credential chain, the provider toolkit and the export (issue 22 §8):
+//   npm run mutation                          # every group, one after the other is faster: see below
+//   MUTATION_GROUP=credentials npm run mutation
+// StrykerJS 10 needs Node.js >= 22 (the package itself still supports 20).
+//
+// Stryker's command runner: mutants go into the TypeScript sources of a sandbox (.stryker-tmp/), tsc
+// compiles it once, and for each mutant the group's mocha command runs with the mutant switched on by
+// the __STRYKER_ACTIVE_MUTANT__ variable. Child processes inherit it, so the CLI binary and the
+// provider hosts the tests start run the mutant too (the mocha runner would only see the test process;
+// its 10.0.0 also cannot load mocha 12). Fast tests come first and --bail stops at the first failure.
+
+/** Each group: the files it mutates and the compiled tests that exercise them. */
+const GROUPS = {
+  credentials: {
+    mutate: ["sdk/credentials/resolve.ts", "sdk/credentials/credential-sources.ts"],
+    spec: [
+      "dist/test/provider/credentials.test.js",
+      "dist/test/sdk/credentials/origin.test.js",
+      "dist/test/sdk/credentials/credential-sources.test.js",
+      "dist/test/sdk/credentials/api-key.test.js",
+      "dist/test/sdk/cli/credential-chain.test.js",
+    ],
+  },
+  toolkit: {
+    mutate: ["provider/shared/*.ts"],
+    spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
+  },
+  export: {
+    mutate: ["provider/export.ts", "sdk/cli/commands/export.ts"],
+    spec: ["dist/test/sdk/cli/commands/export.test.js"],
+  },
+};
+
+const chosen = (process.env.MUTATION_GROUP ?? Object.keys(GROUPS).join(",")).split(",").map((g) => {
+  if (!(g in GROUPS)) throw new Error(`MUTATION_GROUP: unknown group ${g} (one of ${Object.keys(GROUPS).join(", ")})`);
+  return GROUPS[g];
+});
+
+// MUTATION_SPEC (comma-separated compiled test files) replaces the groups' tests, e.g. to try a file's
+// mutants against its in-process tests only: MUTATION_SPEC=dist/test/provider/toolkit-mutants.test.js
+const spec = process.env.MUTATION_SPEC ? process.env.MUTATION_SPEC.split(",") : chosen.flatMap((g) => g.spec);
+
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  packageManager: "npm",
+  testRunner: "command",
+  buildCommand: "tsc -p tsconfig.json",
+  coverageAnalysis: "off",
+  mutate: chosen.flatMap((g) => g.mutate),
+  commandRunner: {
+    // The run guards too: each run's temporary folders stay in a private TMPDIR removed at its end (a
+    // killed mutant's run ends early, skipping the suites' after hooks).
+    command: `mocha --no-config --require dist/test/support/hooks.js --bail --timeout 60000 --reporter dot ${spec.join(" ")}`,
+  },
+  ignorePatterns: ["dist", ".stryker-tmp", "reports", "examples/basic/.pack"],
+  // The machines have two cores.
+  concurrency: 2,
+  timeoutMS: 60000,
+  reporters: ["clear-text", "progress-append-only", "json", "html"],
+  jsonReporter: { fileName: `reports/mutation/${process.env.MUTATION_GROUP ?? "all"}.json` },
+  htmlReporter: { fileName: `reports/mutation/${process.env.MUTATION_GROUP ?? "all"}.html` },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+};

@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { explain, explainWithQuota, initFailed, isNotFound } from "../../provider/shared/explain";
+import { KeptError, provenGone } from "../../provider/shared/gone";
+import { PartialCreateError } from "../../provider/shared/lifecycle";
+import { containsUnknown, isUnknown, UNKNOWN } from "../../provider/shared/unknown";
+import { type Client, createClient, DnsAccountError, QuotaError } from "../../sdk";
+import { _closeAll, _rejects, _useEmulator } from "../support/helpers";
+
+/**
+ * The provider toolkit in the test process (the resource tests reach it through provider hosts, where
+ * a mutant is costly to try): unknown values, error explanation, proof that an object is gone.
+ */
+describe("provider toolkit: unknowns, explain, provenGone (killing mutants)", () => {
+  const emu = _useEmulator();
+  let client: Client;
+  before(() => {
+    client = createClient({ baseUrl: emu().url, apiKey: "emulator-api-key-user", retry: { retries: 0 } });
+  });
+  after(() => _closeAll(() => client?.close()));
+
+  it("unknown values: the engine's marker, found at any depth of arrays and objects, nowhere else", () => {
+    assert.equal(isUnknown(UNKNOWN), true);
+    assert.equal(isUnknown(`${UNKNOWN} `), false);
+    assert.equal(containsUnknown(UNKNOWN), true);
+    assert.equal(containsUnknown({ a: [1, { b: UNKNOWN }] }), true);
+    assert.equal(containsUnknown([["x"], [UNKNOWN]]), true);
+    for (const known of [null, undefined, 0, "", "x", [], {}, { a: [1, { b: "c" }] }, [null]]) assert.equal(containsUnknown(known), false, JSON.stringify(known));
+  });
+
+  it("explain: action, code and message; the service's field complaints renamed, once; the field in brackets unless the message names it; a hint", () => {
+    const rename = (f: string) => (f === "block_ttl_seconds" ? "settings.blockTtlSeconds" : undefined);
+    const rejected = new DnsAccountError("http_400", "The API rejected the request", { status: 400, fields: [{ field: "block_ttl_seconds", errorCode: "FIELD_WRONG_VALUE" }, { field: "name", errorCode: "FIELD_REQUIRED" }] });
+    const e1 = explain("Creating the DNS server failed", rejected, undefined, rename);
+    assert.equal(e1.message, "Creating the DNS server failed: http_400: The API rejected settings.blockTtlSeconds (FIELD_WRONG_VALUE), name (FIELD_REQUIRED)");
+    assert.equal((e1 as { code?: string }).code, "http_400");
+    assert.equal(Object.keys(e1).includes("code"), false, "the code is not enumerable");
+    const other = new DnsAccountError("http_400", "Too long", { fields: [{ field: "name", errorCode: "FIELD_WRONG_VALUE" }, { field: "x", errorCode: "FIELD_REQUIRED" }] });
+    assert.equal(explain("Updating", other).message, "Updating: http_400: Too long [name (FIELD_WRONG_VALUE), x (FIELD_REQUIRED)]");
+    const quoted = new DnsAccountError("http_400", "Proxy: The API rejected the request", { fields: [{ field: "name", errorCode: "FIELD_REQUIRED" }] });
+    assert.equal(explain("Updating", quoted).message, "Updating: http_400: Proxy: The API rejected the request [name (FIELD_REQUIRED)]", "only a message that starts so is replaced");
+    const withField = new DnsAccountError("invalid_config", "bad value", { field: "block_ttl_seconds" });
+    assert.equal(explain("Checking", withField, "fix it", rename).message, "Checking: invalid_config: bad value (settings.blockTtlSeconds); fix it");
+    assert.equal(explain("Checking", new DnsAccountError("invalid_config", "name is wrong", { field: "name" })).message, "Checking: invalid_config: name is wrong");
+    assert.equal(explain("Checking", new DnsAccountError("invalid_config", "bad", { field: "name" })).message, "Checking: invalid_config: bad (name)");
+    const plain = new TypeError("boom");
+    assert.equal(explain("Reading", plain), plain);
+    assert.equal(explain("Reading", "text").message, "Reading failed");
+  });
+
+  it("isNotFound: a DnsAccountError with status 404 only", () => {
+    assert.equal(isNotFound(new DnsAccountError("http_404", "x", { status: 404 })), true);
+    assert.equal(isNotFound(new DnsAccountError("http_400", "x", { status: 400 })), false);
+    assert.equal(isNotFound(Object.assign(new Error("x"), { status: 404 })), false);
+  });
+
+  it("initFailed: a PartialCreateError with the explained message, the id, the outputs and the code", () => {
+    const e = initFailed("Setting up the device failed", new DnsAccountError("http_503", "down", { status: 503 }), "dev-1", { a: 1 });
+    assert.ok(e instanceof PartialCreateError);
+    assert.equal(e.message, "Setting up the device failed: http_503: down");
+    assert.equal(e.id, "dev-1");
+    assert.deepEqual(e.outs, { a: 1 });
+    assert.equal((e as { code?: string }).code, "http_503");
+    assert.equal(Object.keys(e).includes("code"), false, "the code is not enumerable");
+    assert.equal("code" in initFailed("x", new Error("y"), "i", {}), false);
+  });
+
+  it("explainWithQuota: a used-up quota says how much is used, from the account's limits; other errors as explain", async () => {
+    const quota = await explainWithQuota("Creating the device failed", new QuotaError("devices"), client);
+    assert.match(quota.message, /^Creating the device failed: limit_reached: .* \(devices: 0 used of \d+\)$/);
+    const unknownLimit = await explainWithQuota("Creating", new QuotaError("nothing_like_it"), client);
+    assert.doesNotMatch(unknownLimit.message, /used of/);
+    const calls = emu().stats.apiCalls;
+    const other = await explainWithQuota("Creating", new DnsAccountError("http_503", "down"), client);
+    assert.equal(other.message, "Creating: http_503: down");
+    assert.equal(emu().stats.apiCalls, calls, "no limits call for an error that is not a quota's");
+    // Limits in another shape than numbers are left out, not printed.
+    for (const q of [{ used: "3", limit: 5 }, { used: 3, limit: "5" }, { used: 3 }, { limit: 5 }]) {
+      const odd = { account: { limits: async () => ({ devices: q }) } } as unknown as Client;
+      assert.doesNotMatch((await explainWithQuota("Creating", new QuotaError("devices"), odd)).message, /used of/, JSON.stringify(q));
+    }
+    const fine = { account: { limits: async () => ({ devices: { used: 3, limit: 5 } }) } } as unknown as Client;
+    assert.match((await explainWithQuota("Creating", new QuotaError("devices"), fine)).message, /\(devices: 3 used of 5\)$/);
+  });
+
+  it("provenGone: only a 404 counts; the listing must answer without the id; otherwise the state is kept, naming the host", async () => {
+    const notFound = new DnsAccountError("http_404", "gone?", { status: 404 });
+    const ids = (list: string[]) => async () => list;
+    assert.equal(await provenGone(client, new DnsAccountError("http_500", "x", { status: 500 }), "device", "d1", ids([])), false);
+    assert.equal(await provenGone(client, notFound, "device", "d1", ids(["d2"])), true);
+    const listed = await _rejects(provenGone(client, notFound, "device", "d1", ids(["d1"])));
+    assert.ok(listed instanceof KeptError);
+    assert.equal(listed.code, "state_kept");
+    assert.equal(listed.message, `the service at ${client.host} answered 404 for the device but still lists it; the state was kept`);
+    const unreadable = await _rejects(provenGone(client, notFound, "device", "d1", async () => { throw new DnsAccountError("http_502", "bad gateway"); }));
+    assert.equal(
+      unreadable.message,
+      `the service at ${client.host} answered 404 for the device, and its listing of them could not be read (http_502): ` +
+        "a wrong base URL, a gateway or a proxy answers like that, so this is no proof the object is gone; the state was kept",
+    );
+    const foreign = await _rejects(provenGone(client, notFound, "device", "d1", async () => { throw new Error("x"); }));
+    assert.match(foreign.message, /could not be read: a wrong base URL/);
+  });
+});
