@@ -238,7 +238,8 @@ export function commandSource(options: { command?: string; baseUrl?: string; tim
           agreed({ ...options.origin, ...(ownUrl ? { own: ownUrl } : {}) }, secret, out.baseUrl ? { url: out.baseUrl, name: `${secret}, by the baseUrl it printed,` } : undefined);
           const url = out.baseUrl ?? baseUrl;
           const expiresAt = out.expiresAt ?? Number.POSITIVE_INFINITY;
-          const fresh = out.accessToken && clock.now() < expiresAt - refreshWindowMs(Math.max(1, (expiresAt - clock.now()) / 1000));
+          // Its lifetime is unknown (only its expiry is printed): the session's longest window, five minutes.
+          const fresh = out.accessToken && clock.now() < expiresAt - refreshWindowMs(Number.POSITIVE_INFINITY);
           if (out.accessToken && (fresh || !out.refreshToken)) {
             return { ...bareToken(out.accessToken, expiresAt, clock), ...(out.refreshToken ? { refreshToken: out.refreshToken } : {}), baseUrl: url };
           }
