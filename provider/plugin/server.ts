@@ -13,7 +13,8 @@ import path from "node:path";
 import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import { VERSION } from "../../sdk/version";
 import { type Lifecycle, PartialCreateError, type ProviderContext } from "../shared/lifecycle";
-import { fromVariables, knownKey, type PluginConfig, readConfig } from "./config";
+import { fromEnvironment } from "../credentials";
+import { fromVariables, knownKey, type PluginConfig, providerName, readConfig } from "./config";
 import { invoke, isFunction } from "./functions";
 import { schemaText, secretConfig, secretInputs, secretOutputs } from "./schema";
 import { unwrap, wire } from "./values";
@@ -119,7 +120,9 @@ export async function serve(engineAddress: string | undefined): Promise<{ port: 
     }),
     checkConfig: handle(async (req) => {
       const { value, secretKeys } = unwrap(fromStruct(req.getNews()));
-      const { failures } = await readConfig(value);
+      // The provider's own credentials beside the environment's: a conflict of origins fails here, once,
+      // in the provider's words (the apiKey of provider kids / dns-account:apiKey), not on every resource.
+      const { failures } = await readConfig(value, { provider: providerName(req.getUrn?.(), req.getName?.()), env: fromEnvironment() });
       const res = new messages.CheckResponse();
       const secrets = new Set([...secretConfig(), ...secretKeys]);
       res.setInputs(toStruct(wire(value, secrets)));
@@ -138,7 +141,7 @@ export async function serve(engineAddress: string | undefined): Promise<{ port: 
     }),
     configure: handle(async (req) => {
       const args = req.getArgs() ? fromStruct(req.getArgs()) : fromVariables(req.getVariablesMap().toArray());
-      const { config: read, failures } = await readConfig(unwrap(args).value);
+      const { config: read, failures } = await readConfig(unwrap(args).value, { provider: providerName(req.getUrn?.(), req.getName?.()) });
       if (failures.length > 0) {
         throw new ConfigError(`The provider's configuration is wrong: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`, { field: failures[0]!.property });
       }

@@ -146,4 +146,27 @@ describe("the native plugin: one origin per secret, configuration before the env
       quiet();
     });
   });
+  it("an explicit provider's own apiKey with DNS_ACCOUNT_BASE_URL elsewhere: CheckConfig fails once, in the provider's words; nothing is sent", async () => {
+    const kids = "urn:pulumi:dev::home::pulumi:providers:dns-account::kids";
+    const dflt = "urn:pulumi:dev::home::pulumi:providers:dns-account::default_0_3_0";
+    const failed = (r: { failures: { property: string; reason: string }[] }, ...names: string[]) => {
+      assert.deepEqual(r.failures.map((f) => f.property), ["baseUrl"], JSON.stringify(r.failures));
+      namesBoth(r.failures[0]!.reason, ...names);
+      if (names.some((n) => n.includes("of provider kids"))) assert.doesNotMatch(r.failures[0]!.reason, /dns-account:/, "the provider's words, not stack config's");
+      for (const s of secrets) assert.ok(!r.failures[0]!.reason.includes(s), "no secret in the reason");
+    };
+    await withPlugin({ DNS_ACCOUNT_BASE_URL: b.url }, {}, async (plugin) => {
+      failed(await plugin.checkConfig(kids, {}, { apiKey: KEY_A }), "the apiKey of provider kids", "DNS_ACCOUNT_BASE_URL");
+      failed(await plugin.checkConfig(dflt, {}, { apiKey: KEY_A }), "dns-account:apiKey", "DNS_ACCOUNT_BASE_URL");
+      // With its own base URL beside the key, the provider is fine (the environment's URL is not its).
+      assert.deepEqual((await plugin.checkConfig(kids, {}, { apiKey: KEY_A, baseUrl: a.url })).failures, []);
+      quiet();
+    });
+    await withPlugin({ DNS_ACCOUNT_API_KEY: KEY_B }, {}, async (plugin) => {
+      // The provider's baseUrl alone would steer the environment's key away from its own origin.
+      failed(await plugin.checkConfig(kids, {}, { baseUrl: a.url }), "the baseUrl of provider kids", "DNS_ACCOUNT_API_KEY");
+      failed(await plugin.checkConfig(dflt, {}, { baseUrl: a.url }), "dns-account:baseUrl", "DNS_ACCOUNT_API_KEY");
+      quiet();
+    });
+  });
 });
