@@ -15,6 +15,7 @@ const GROUPS = {
     mutate: ["sdk/credentials/resolve.ts", "sdk/credentials/credential-sources.ts"],
     spec: [
       "dist/test/provider/credentials.test.js",
+      "dist/test/sdk/credentials/mutants.test.js",
       "dist/test/sdk/credentials/origin.test.js",
       "dist/test/sdk/credentials/credential-sources.test.js",
       "dist/test/sdk/credentials/api-key.test.js",
@@ -27,7 +28,7 @@ const GROUPS = {
   },
   export: {
     mutate: ["provider/export.ts", "sdk/cli/commands/export.ts"],
-    spec: ["dist/test/sdk/cli/commands/export.test.js"],
+    spec: ["dist/test/provider/export-mutants.test.js", "dist/test/sdk/cli/commands/export.test.js"],
   },
 };
 
