@@ -7,6 +7,32 @@
  * and its Configure hands no configuration to the provider, while accepting secrets (so inputs arrive
  * wrapped); a provider whose configuration is its account needs all three. The start-up contract is
  * main()'s: listen on 127.0.0.1:0, print the port as the first line of stdout, nothing before it.
+ *
+ * The protocol as the real engine (Pulumi 3.248.0, recorded with PULUMI_DEBUG_GRPC by
+ * test/engine/plugin-yaml.test.ts and test/engine/stand-in-honest.test.ts) speaks it, and our answers:
+ * - Each command (the preview of `up`, its update, `destroy`'s preview, `destroy`) starts the plugin
+ *   afresh. Handshake comes first (engineAddress, root/program directory, configureWithUrn,
+ *   supportsViews, supportsRefreshBeforeUpdate, invokeWithPreview): we answer UNIMPLEMENTED, as
+ *   `@pulumi/pulumi`'s own `provider.main()` does, and the engine falls back to the old start-up
+ *   (Configure carries the provider's urn anyway). GetPluginInfo follows (the package version).
+ * - GetSchema is not called for a YAML program's `up` (the language host has the schema from
+ *   `pulumi package`/plugin loading); when asked, only version 0 is served.
+ * - CheckConfig gets the stack config as plain strings, the secret apiKey unwrapped; we answer it with
+ *   the secret keys wrapped. Configure gets both `variables` (`dns-account:config:<key>`, secrets in
+ *   clear) and `args` (as CheckConfig answered), with acceptSecrets, acceptResources, sendsOldInputs,
+ *   sendsOldInputsToDelete and the provider's id/urn/name/type; we read `args` (the `variables` only from
+ *   an engine that sends nothing else) and answer acceptSecrets and supportsPreview, not
+ *   acceptResources/acceptOutputs. DiffConfig runs once a provider is in the state.
+ * - Check runs in the preview and again in the update, with randomSeed, name and type (we read `type`,
+ *   else the URN; we make nothing random). A value not yet known (a preview's output) arrives as the
+ *   sentinel string 04da6b54-80e4-46f7-96ec-b56ff0331ba9, even in number and boolean fields, in Check
+ *   and in Create/Update with `preview: true`, which create nothing and echo the inputs, secrets wrapped.
+ * - Create and Delete also carry resourceStatusAddress/Token (views; we report none); Diff, Update and
+ *   Delete carry oldInputs (we work from the state's properties); Read (refresh) carries the stored
+ *   inputs; Invoke carries `preview: true` in previews (our functions only read, so they answer alike).
+ * - Cancel is called as every command ends: we answer at once (no call of ours outlives the command).
+ *   Parameterize, GetMapping(s), Construct and Call are never sent for this package, and answer
+ *   UNIMPLEMENTED like the SDK's providers (no parameterized or bridged package, no components).
  */
 import { createRequire } from "node:module";
 import path from "node:path";

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { _spawnProvider, _stopProvider } from "./provider-host";
 import { _closeAll } from "../helpers";
-import { _grpcPieces, connectProvider, type ProviderRpc } from "./rpc-client";
+import { _grpcPieces, connectProvider, type ProviderRpc, type RecordedRequest } from "./rpc-client";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- generated gRPC classes are untyped here */
 
@@ -20,7 +20,8 @@ export interface PluginHost extends ProviderRpc {
 /**
  * Starts `pulumi-resource-dns-account` from an installed program's `node_modules/.bin` as Pulumi starts
  * a plugin found on PATH (`pulumi-resource-dns-account <engine-address>`), with a stand-in engine that
- * records the plugin's log messages, and connects to it.
+ * records the plugin's log messages, and connects to it; `record`, when given, collects every request
+ * sent (for test/engine/stand-in-honest.test.ts, which compares them with the real engine's).
  *
  * @example
  * ```ts
@@ -28,7 +29,7 @@ export interface PluginHost extends ProviderRpc {
  * await plugin.configureArgs({ apiKey }, ["apiKey"]);
  * ```
  */
-export async function startPlugin(options: { programDir: string; env?: NodeJS.ProcessEnv }): Promise<PluginHost> {
+export async function startPlugin(options: { programDir: string; env?: NodeJS.ProcessEnv; record?: RecordedRequest[] }): Promise<PluginHost> {
   const programRequire = createRequire(path.join(options.programDir, "package.json"));
   const pulumiDir = path.dirname(programRequire.resolve("@pulumi/pulumi/package.json"));
   const { grpc, engineServices, empty } = _grpcPieces(pulumiDir);
@@ -46,7 +47,7 @@ export async function startPlugin(options: { programDir: string; env?: NodeJS.Pr
   );
   const bin = path.join(options.programDir, "node_modules", ".bin", "pulumi-resource-dns-account");
   const spawned = await _spawnProvider(bin, [`127.0.0.1:${enginePort}`], { cwd: options.programDir, ...(options.env ? { env: options.env } : {}) });
-  const rpc = connectProvider(pulumiDir, spawned.port);
+  const rpc = connectProvider(pulumiDir, spawned.port, options.record);
   return {
     ...rpc,
     logs,

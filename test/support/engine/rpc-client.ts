@@ -59,6 +59,33 @@ export interface ProviderRpc {
   close(): void;
 }
 
+/** A request the stand-in sent: its gRPC path and its fields (see {@link _messageJson}). */
+export interface RecordedRequest {
+  method: string;
+  request: Record<string, any>;
+}
+
+/**
+ * A protobuf message's set fields by their JSON names (camelCase, Structs as plain objects, maps as
+ * objects), as protobuf's JSON form (and so PULUMI_DEBUG_GRPC) shows them: default values are left out.
+ */
+export function _messageJson(message: any): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const key of Object.keys(message.toObject())) {
+    const name = key.replace(/(List|Map)$/, "");
+    const getter = message[`get${key.charAt(0).toUpperCase()}${key.slice(1)}`];
+    if (typeof getter !== "function") continue;
+    let value = getter.call(message);
+    if (value && typeof value.toJavaScript === "function") value = value.toJavaScript();
+    else if (value && typeof value.toArray === "function" && typeof value.getLength === "function") value = Object.fromEntries(value.toArray());
+    else if (value && typeof value.toObject === "function") value = _messageJson(value);
+    if (value === undefined || value === "" || value === false || value === 0 || (Array.isArray(value) && value.length === 0) || (value instanceof Uint8Array && value.length === 0)) continue;
+    if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0 && !message[`has${key.charAt(0).toUpperCase()}${key.slice(1)}`]) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
 /** Drops undefined values, which protobuf Structs cannot carry. */
 function plain(value: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
@@ -88,18 +115,33 @@ export function _grpcPieces(pulumiDir: string): Record<string, any> {
  * const { id } = await rpc.create(urn, { name: "Home" });
  * ```
  */
-export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
+export function connectProvider(pulumiDir: string, port: number, record?: RecordedRequest[]): ProviderRpc {
   const { grpc, services, messages, status, empty, Struct } = _grpcPieces(pulumiDir);
-  const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  // Every request as it goes on the wire, in the shape PULUMI_DEBUG_GRPC logs the real engine's.
+  const recorder = (options: any, nextCall: any): any =>
+    new grpc.InterceptingCall(nextCall(options), {
+      sendMessage: (message: any, next: (m: any) => void) => {
+        record!.push({ method: options.method_definition.path, request: _messageJson(message) });
+        next(message);
+      },
+    });
+  const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), record ? { interceptors: [recorder] } : {});
   const call = <T>(method: string, request: unknown): Promise<T> =>
     new Promise((resolve, reject) => {
       client[method](request, (err: Error | null, res: T) => (err ? reject(err) : resolve(res)));
     });
   const struct = (v: Record<string, unknown>): unknown => Struct.fromJavaScript(plain(v));
+  // As the real engine does, every request about a resource names it three ways: urn, name and type.
+  const named = (r: any, urn: string): void => {
+    const parts = urn.split("::");
+    r.setUrn(urn);
+    if (typeof r.setName === "function") r.setName(parts[3] ?? "");
+    if (typeof r.setType === "function") r.setType((parts[2] ?? "").split("$").pop() ?? "");
+  };
   const failures = (res: any) => res.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() }));
   const checkRequest = (urn: string, olds: Record<string, unknown>, news: Record<string, unknown>) => {
     const r = new messages.CheckRequest();
-    r.setUrn(urn);
+    named(r, urn);
     r.setOlds(struct(olds));
     r.setNews(struct(news));
     return r;
@@ -107,7 +149,7 @@ export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
   const diffRequest = (id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>) => {
     const r = new messages.DiffRequest();
     r.setId(id);
-    r.setUrn(urn);
+    named(r, urn);
     r.setOlds(struct(olds));
     r.setNews(struct(news));
     return r;
@@ -125,7 +167,11 @@ export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
       for (const [k, v] of Object.entries(args)) wrapped[k] = secretKeys.includes(k) ? _secret(v) : v;
       const r = new messages.ConfigureRequest();
       r.setArgs(struct(wrapped));
+      // What the real engine (3.248.0) promises in every Configure.
       r.setAcceptsecrets(true);
+      r.setAcceptresources(true);
+      r.setSendsOldInputs(true);
+      r.setSendsOldInputsToDelete(true);
       const res = await call<any>("configure", r);
       return { acceptSecrets: res.getAcceptsecrets(), supportsPreview: res.getSupportspreview() };
     },
@@ -159,7 +205,7 @@ export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
     },
     async create(urn, properties, options = {}) {
       const r = new messages.CreateRequest();
-      r.setUrn(urn);
+      named(r, urn);
       r.setProperties(struct(properties));
       r.setPreview(options.preview === true);
       let res: any;
@@ -182,7 +228,7 @@ export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
     async read(id, urn, properties, inputs) {
       const r = new messages.ReadRequest();
       r.setId(id);
-      r.setUrn(urn);
+      named(r, urn);
       r.setProperties(struct(properties));
       if (inputs) r.setInputs(struct(inputs));
       const res = await call<any>("read", r);
@@ -192,7 +238,7 @@ export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
     async update(id, urn, olds, news, options = {}) {
       const r = new messages.UpdateRequest();
       r.setId(id);
-      r.setUrn(urn);
+      named(r, urn);
       r.setOlds(struct(olds));
       r.setNews(struct(news));
       r.setPreview(options.preview === true);
@@ -202,7 +248,7 @@ export function connectProvider(pulumiDir: string, port: number): ProviderRpc {
     async delete(id, urn, properties) {
       const r = new messages.DeleteRequest();
       r.setId(id);
-      r.setUrn(urn);
+      named(r, urn);
       r.setProperties(struct(properties));
       await call("delete", r);
     },
