@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
@@ -15,7 +15,7 @@ import { _spawnProvider, _stopProvider } from "../support/engine/provider-host";
 import { _gitSnapshot } from "../support/git-snapshot";
 import { _cleanEnv, _repoRoot, _waitForLine } from "../support/helpers";
 import { type FencedBlock, fencedBlocks } from "../support/readme-blocks";
-import { type Program, type Schema, problems } from "../support/yaml-program";
+import { type Program, type Schema, _namesNotInSchema, problems } from "../support/yaml-program";
 
 // js-yaml comes with mocha (and @pulumi/pulumi): no dependency of its own for one test.
 const yaml = require("js-yaml") as { load(text: string): unknown };
@@ -23,7 +23,8 @@ const yaml = require("js-yaml") as { load(text: string): unknown };
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const root = _repoRoot();
-const README = readFileSync(path.join(root, "README.md"), "utf8");
+/** The README and every page of docs/: their code blocks are run alike. */
+const DOC_FILES = ["README.md", ...readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
 const SCHEMA = JSON.parse(readFileSync(path.join(root, "provider", "schema", "schema.json"), "utf8")) as Schema & {
   config: { variables: Record<string, { secret?: boolean }> };
 };
@@ -70,12 +71,14 @@ function matches(h: Handler, b: FencedBlock): boolean {
  * never exits) is mapped, with its reason, below. A new block that no handler claims fails the first
  * test, naming its first line.
  */
-describe("README: every code block runs as written", function () {
+describe("README and docs/: every code block runs as written", function () {
   this.timeout(900_000);
-  const blocks = fencedBlocks(README);
+  const blocks = DOC_FILES.flatMap((f) => fencedBlocks(readFileSync(path.join(root, f), "utf8"), f));
+  /** The blocks a handler claims; a block repeated word for word in another file (the README's install, say) is one block. */
+  const claimed = (h: Handler): FencedBlock[] => [...new Map(blocks.filter((b) => matches(h, b)).map((b) => [b.text, b])).values()];
   const blockFor = (h: Handler): FencedBlock => {
-    const found = blocks.filter((b) => matches(h, b));
-    assert.equal(found.length, 1, `${found.length} README blocks match "${h.first}" (see the first test)`);
+    const found = claimed(h);
+    assert.equal(found.length, 1, `${found.length} distinct blocks match "${h.first}" (see the first test)`);
     return found[0]!;
   };
 
@@ -206,7 +209,7 @@ describe("README: every code block runs as written", function () {
       let command: string | null = raw;
       if (mapping) command = mapping.run;
       else for (const p of h.placeholders ?? []) command = command.split(p.text).join(p.by);
-      out.push(`printf '>>> README line %s\\n' ${block.line + 1 + i} >&2`);
+      out.push(`printf '>>> ${block.file} line %s\\n' ${block.line + 1 + i} >&2`);
       if (command !== null) out.push(command);
     });
     return out.join("\n") + "\n";
@@ -214,7 +217,7 @@ describe("README: every code block runs as written", function () {
 
   /** Runs a shell block with bash (on a pseudo-terminal when it prompts); fails naming the README line. */
   const runShell = async (h: Handler, block: FencedBlock, options: { cwd: string; env: NodeJS.ProcessEnv; prompts?: [RegExp, string][] }): Promise<string> => {
-    const file = path.join(tmp, `block-${block.line}.sh`);
+    const file = path.join(tmp, `block-${block.file.replace(/\W/g, "-")}-${block.line}.sh`);
     writeFileSync(file, shellScript(h, block));
     const child = options.prompts ? spawn("script", ["-qfec", `bash ${file}`, "/dev/null"], { cwd: options.cwd, env: options.env }) : spawn("bash", [file], { cwd: options.cwd, env: options.env });
     let output = "";
@@ -236,8 +239,8 @@ describe("README: every code block runs as written", function () {
     child.stderr!.on("data", onData);
     if (!options.prompts) child.stdin!.end();
     const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-    const failedAt = [...output.matchAll(/>>> README line (\d+)/g)].pop()?.[1];
-    assert.equal(code, 0, `README line ${failedAt ?? block.line} failed (${block.first}):\n${output.slice(-3000)}`);
+    const failedAt = [...output.matchAll(/>>> \S+ line (\d+)/g)].pop()?.[1];
+    assert.equal(code, 0, `${block.file} line ${failedAt ?? block.line} failed (${block.first}):\n${output.slice(-3000)}`);
     return output;
   };
 
@@ -245,12 +248,12 @@ describe("README: every code block runs as written", function () {
   const runTypeScript = async (name: string, prelude: string, block: FencedBlock, env: NodeJS.ProcessEnv): Promise<string> => {
     const dir = path.join(clone, ".readme", name);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, "block.mts"), `${prelude.trim()}\n// README line ${block.line + 1}, as written:\n${block.text}`);
+    writeFileSync(path.join(dir, "block.mts"), `${prelude.trim()}\n// ${block.file} line ${block.line + 1}, as written:\n${block.text}`);
     const compilerOptions = { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, types: ["node"], outDir: "out", rootDir: ".", skipLibCheck: true };
     writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["block.mts"] }));
     await tsc(dir, block);
     const result = await run(process.execPath, [path.join(dir, "out", "block.mjs")], { cwd: clone, env }).catch((err: { stdout?: string; stderr?: string }) => {
-      throw new assert.AssertionError({ message: `README line ${block.line} (${block.first}) failed:\n${err.stderr ?? ""}${err.stdout ?? ""}` });
+      throw new assert.AssertionError({ message: `${block.file} line ${block.line} (${block.first}) failed:\n${err.stderr ?? ""}${err.stdout ?? ""}` });
     });
     return result.stdout;
   };
@@ -260,7 +263,7 @@ describe("README: every code block runs as written", function () {
       (r) => r.stdout,
       (err: { stdout?: string }) => err.stdout ?? String(err),
     );
-    assert.equal(out.trim(), "", `README line ${block.line} (${block.first}) does not compile:\n${out.split("\n").slice(0, 20).join("\n")}`);
+    assert.equal(out.trim(), "", `${block.file} line ${block.line} (${block.first}) does not compile:\n${out.split("\n").slice(0, 20).join("\n")}`);
   };
 
   /** Type-checks a Pulumi program block with the tsconfig of Pulumi's current TypeScript template. */
@@ -464,13 +467,44 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       title: "Pulumi YAML: a server and a device",
       lang: "yaml",
       first: "resources:",
-      contains: "laptop:",
+      contains: "properties: { name: Home, settings:",
       notRun: "a YAML program runs under the pulumi CLI; it is checked against the plugin's schema (types, properties, enums, references), as examples/yaml-home-network is",
       async run(block) {
         const program = { name: "readme", runtime: "yaml", ...(yaml.load(block.text) as Program) };
         assert.deepEqual(problems(program, SCHEMA), []);
       },
     },
+    {
+      title: "the overview's example in TypeScript",
+      lang: "typescript",
+      first: 'import { Device, DnsServer } from "pulumi-dns-account";',
+      notRun: NO_ENGINE,
+      async run(block) {
+        await compileProgram("overview-typescript", block);
+      },
+    },
+    {
+      title: "the overview's example in Pulumi YAML",
+      lang: "yaml",
+      first: "resources:",
+      contains: "outputs:",
+      notRun: "a YAML program runs under the pulumi CLI; it is checked against the plugin's schema (types, properties, enums, references), as examples/yaml-home-network is",
+      async run(block) {
+        const program = { name: "overview", runtime: "yaml", ...(yaml.load(block.text) as Program) };
+        assert.deepEqual(problems(program, SCHEMA), []);
+      },
+    },
+    ...(["python", "go", "csharp", "java"] as const).map(
+      (lang): Handler => ({
+        title: `the overview's example in ${lang}: every class, argument and output it names is the schema's`,
+        lang,
+        first: { python: "import pulumi", go: "package main", csharp: "using System.Collections.Generic;", java: "package myproject;" }[lang],
+        notRun: `${lang} programs need Pulumi's ${lang} language host, which cannot be built here (docs/development.md); the names the block uses are checked against the schema in that language's spelling`,
+        async run(block) {
+          assert.deepEqual(_namesNotInSchema(block.text, lang, SCHEMA), []);
+        },
+      }),
+    ),
     {
       title: "Pulumi YAML: two accounts, an explicit provider",
       lang: "yaml",
@@ -604,10 +638,10 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
   ];
 
   it("every code block is run by a handler below or listed with its reason; no handler or mapping is stale", () => {
-    const unclaimed = blocks.filter((b) => !HANDLERS.some((h) => matches(h, b))).map((b) => `README line ${b.line} (\`\`\`${b.lang}): ${b.first}`);
+    const unclaimed = blocks.filter((b) => !HANDLERS.some((h) => matches(h, b))).map((b) => `${b.file} line ${b.line} (\`\`\`${b.lang}): ${b.first}`);
     const stale: string[] = [];
     for (const h of HANDLERS) {
-      const found = blocks.filter((b) => matches(h, b));
+      const found = claimed(h);
       if (found.length !== 1) {
         stale.push(`${found.length} blocks match the handler "${h.title}" (${h.lang}: ${h.first})`);
         continue;
@@ -619,7 +653,7 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
     assert.deepEqual(
       { unclaimed, stale },
       { unclaimed: [], stale: [] },
-      "each README code block needs a handler in test/examples/readme-blocks.test.ts: run as written, or mapped with a reason",
+      "each code block of the README and docs/ needs a handler in test/examples/readme-blocks.test.ts: run as written, or mapped with a reason",
     );
   });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { CONFIG_KEYS, ENV_KEYS } from "../../provider/credentials";
 import { _repoRoot } from "../support/helpers";
@@ -14,20 +14,36 @@ const slug = (heading: string) =>
     .replace(/[^a-z0-9 _-]/g, "")
     .replace(/ /g, "-");
 
-/** The README stays true where a test can tell (issue 18 §5): contents, configuration reference, CI recipes. */
+/** The README and docs/ stay true where a test can tell (issue 18 §5, issue 24): links, configuration reference, CI recipes. */
 describe("README and the CI recipes", () => {
   const root = _repoRoot();
   const readme = readFileSync(path.join(root, "README.md"), "utf8");
 
-  it("the table of contents lists every section, in order, with working anchors", () => {
-    const headings = readme.split("\n").filter((l) => l.startsWith("## ") && l !== "## Contents").map((l) => l.slice(3));
-    const toc = readme.slice(readme.indexOf("## Contents"), readme.indexOf("\n## ", readme.indexOf("## Contents") + 1));
-    const entries = [...toc.matchAll(/^- \[(.+)\]\(#([^)]+)\)$/gm)].map((m) => [m[1], m[2]]);
-    assert.deepEqual(entries, headings.map((h) => [h, slug(h)]));
+  it("fits a newcomer's first screen and links every page of docs/; every relative link in README and docs/ resolves", () => {
+    assert.ok(readme.split("\n").length < 250, `README.md has ${readme.split("\n").length} lines (issue 24: under 250)`);
+    const pages = readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md"));
+    for (const page of pages) assert.ok(readme.includes(`(docs/${page})`), `README links docs/${page}`);
+    const broken: string[] = [];
+    for (const file of ["README.md", ...pages.map((p) => `docs/${p}`)]) {
+      const text = readFileSync(path.join(root, file), "utf8");
+      const headings = new Set(text.split("\n").filter((l) => /^#{1,6} /.test(l)).map((l) => slug(l.replace(/^#+ /, ""))));
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [file2, anchor] = target!.split("#");
+        if (file2 === "") {
+          if (!headings.has(anchor!)) broken.push(`${file}: #${anchor}`);
+        } else if (!existsSync(path.join(root, path.dirname(file), file2!))) broken.push(`${file}: ${target}`);
+      }
+    }
+    assert.deepEqual(broken, []);
   });
 
   it("the configuration reference names every stack config key and environment variable the code reads", () => {
-    const table = readme.slice(readme.indexOf("## Configuration reference"), readme.indexOf("\n## ", readme.indexOf("## Configuration reference") + 1));
+    const doc = readFileSync(path.join(root, "docs", "installation-configuration.md"), "utf8");
+    const start = doc.indexOf("## Configuration reference");
+    assert.ok(start >= 0, "docs/installation-configuration.md has a Configuration reference");
+    const end = doc.indexOf("\n## ", start + 1);
+    const table = doc.slice(start, end < 0 ? undefined : end);
     for (const key of [...Object.values(CONFIG_KEYS), "dns-account:allowInsecureHttp"]) assert.ok(table.includes(`\`${key}\``), key);
     for (const name of [...Object.values(ENV_KEYS), "DNS_ACCOUNT_ALLOW_INSECURE_HTTP", "DNS_ACCOUNT_CONFIG_DIR", "DNS_ACCOUNT_CREDENTIAL_COMMAND_ENV"]) {
       assert.ok(table.includes(`\`${name}\``), name);

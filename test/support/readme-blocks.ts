@@ -8,6 +8,8 @@ export interface FencedBlock {
   line: number;
   /** The first non-empty line of the text, trimmed: how the block is named in messages. */
   first: string;
+  /** The Markdown file it is in, as messages name it (`README.md`, `docs/cli.md`). */
+  file: string;
 }
 
 /**
@@ -16,10 +18,10 @@ export interface FencedBlock {
  *
  * @example
  * ```ts
- * const [block] = fencedBlocks("text\n```sh\nnpm ci\n```\n"); // { lang: "sh", text: "npm ci\n", line: 2, first: "npm ci" }
+ * const [block] = fencedBlocks("text\n```sh\nnpm ci\n```\n"); // { lang: "sh", text: "npm ci\n", line: 2, first: "npm ci", file: "README.md" }
  * ```
  */
-export function fencedBlocks(markdown: string): FencedBlock[] {
+export function fencedBlocks(markdown: string, file = "README.md"): FencedBlock[] {
   const lines = markdown.split("\n");
   const blocks: FencedBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -29,10 +31,10 @@ export function fencedBlocks(markdown: string): FencedBlock[] {
     const close = new RegExp(`^\\s*${fence![0] === "`" ? "`" : "~"}{${fence!.length},}\\s*$`);
     let j = i + 1;
     while (j < lines.length && !close.test(lines[j]!)) j++;
-    if (j >= lines.length) throw new Error(`README line ${i + 1}: a code fence that never closes`);
+    if (j >= lines.length) throw new Error(`${file} line ${i + 1}: a code fence that never closes`);
     const body = lines.slice(i + 1, j).map((l) => (l.startsWith(indent!) ? l.slice(indent!.length) : l.trimStart()));
     const text = body.join("\n") + "\n";
-    blocks.push({ lang: info!.toLowerCase(), text, line: i + 1, first: body.find((l) => l.trim() !== "")?.trim() ?? "" });
+    blocks.push({ lang: info!.toLowerCase(), text, line: i + 1, first: body.find((l) => l.trim() !== "")?.trim() ?? "", file });
     i = j;
   }
   return blocks;

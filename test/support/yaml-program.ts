@@ -117,3 +117,55 @@ export function problems(program: Program, schema: Schema): string[] {
   }
   return out;
 }
+
+/**
+ * The classes, arguments and outputs a program in another Pulumi language names that the schema does
+ * not have, in that language's spelling (Python snake_case, Go/C# PascalCase, Java camelCase): a check
+ * of a documentation example where its language host cannot run it.
+ *
+ * @example
+ * ```ts
+ * _namesNotInSchema('x = dns_account.Device("x", nmae="A")', "python", schema); // ["argument nmae"]
+ * ```
+ */
+export function _namesNotInSchema(text: string, lang: "python" | "go" | "csharp" | "java", schema: Schema): string[] {
+  const short = (token: string) => token.split(":").pop()!;
+  const classes = new Set([...Object.keys(schema.resources), ...Object.keys(schema.types)].map(short));
+  const props = new Set<string>();
+  for (const r of Object.values(schema.resources)) for (const k of [...Object.keys(r.inputProperties), ...Object.keys(r.properties)]) props.add(k);
+  for (const t of Object.values(schema.types)) for (const k of Object.keys(t.properties ?? {})) props.add(k);
+  const camel = (name: string) =>
+    lang === "python" ? name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()) : name[0]!.toLowerCase() + name.slice(1);
+  const out: string[] = [];
+  const cls = (name: string) => {
+    if (!classes.has(name.replace(/^New/, "").replace(/Args$/, ""))) out.push(`class ${name}`);
+  };
+  const prop = (kind: string, name: string) => {
+    if (!props.has(camel(name))) out.push(`${kind} ${name}`);
+  };
+  const all = (re: RegExp) => [...text.matchAll(re)].map((m) => m[1]!);
+  if (lang === "python") {
+    all(/dns_account\.(\w+)\(/g).forEach(cls);
+    all(/\b([a-z_][a-z0-9_]*)=/g).forEach((k) => prop("argument", k));
+    for (const v of all(/^(\w+) = dns_account\.\w+\(/gm)) for (const a of all(new RegExp(`\\b${v}\\.(\\w+)`, "g"))) prop("output", a);
+  } else if (lang === "go") {
+    all(/dnsaccount\.(\w+)/g).forEach(cls);
+    all(/^\s*([A-Z]\w*):/gm).forEach((k) => prop("field", k));
+    for (const v of all(/(\w+), err := dnsaccount\.New\w+\(/g)) for (const a of all(new RegExp(`\\b${v}\\.(\\w+)`, "g"))) prop("output", a);
+  } else if (lang === "csharp") {
+    all(/new (\w+)\(/g).forEach(cls);
+    all(/new (\w+Args)\b/g).forEach(cls);
+    all(/^\s*([A-Z]\w*) = /gm).forEach((k) => prop("property", k));
+    all(/\{ ([A-Z]\w*) = /g).forEach((k) => prop("property", k));
+    for (const v of all(/var (\w+) = new \w+\(/g)) for (const a of all(new RegExp(`\\b${v}\\.(\\w+)`, "g"))) prop("output", a);
+  } else {
+    all(/import com\.pulumi\.dnsaccount\.(?:inputs\.)?(\w+);/g).forEach(cls);
+    const outputs = new Set<string>();
+    for (const v of all(/var (\w+) = new \w+\(/g)) for (const a of all(new RegExp(`\\b${v}\\.(\\w+)\\(\\)`, "g"))) outputs.add(a);
+    outputs.forEach((a) => prop("output", a));
+    all(/\.(\w+)\(/g)
+      .filter((m) => !["builder", "build", "run", "export"].includes(m) && !outputs.has(m))
+      .forEach((m) => prop("builder method", m));
+  }
+  return [...new Set(out)];
+}
