@@ -41,6 +41,9 @@ import {
   systemClock,
 } from "../http/transport";
 import { USER_AGENT } from "../version";
+import type { QueryParams, RequestOptions } from "./request";
+
+export type { QueryParams, RequestOptions } from "./request";
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -83,37 +86,6 @@ export interface ClientOptions {
   /** Largest response body read; default 16 MiB. */
   maxBodyBytes?: number;
   clock?: Clock;
-}
-
-/** Query parameters: an array is sent as repeated keys (`devices=a&devices=b`), as the API expects. */
-export type QueryParams = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
-
-/** One call of {@link Client.request}. */
-export interface RequestOptions<T> {
-  method?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD";
-  /**
-   * Path under `/oapi/v1`, e.g. `/devices/abc`; a path starting with `/oapi/` (e.g. `/oapi/v2/devices`)
-   * is taken from the base URL instead. Either way the call stays on the base URL's origin and path.
-   */
-  path: string;
-  query?: QueryParams;
-  /**
-   * `json` (default): the body is parsed (and validated by `schema`). `bytes`: the body is returned as
-   * a Buffer whatever its type (e.g. a `.mobileconfig` file).
-   */
-  responseType?: "json" | "bytes";
-  /** JSON body (buffered, so it can be replayed after a refresh). */
-  body?: unknown;
-  /** Validator the response must pass (a zod schema will do); failures are ProtocolErrors naming the field. */
-  schema?: Validator<T>;
-  /** Retry on transient failures; default true for idempotent methods, `retryNonIdempotent` otherwise. */
-  retry?: boolean;
-  signal?: AbortSignal;
-  /**
-   * A byte budget shared by the calls of one listing: the body may be at most `remaining` bytes (a larger
-   * one is a `ProtocolError` with field `body`), and its size is counted down from it.
-   */
-  budget?: { remaining: number };
 }
 
 /** Arguments of {@link Client.call}. */

@@ -1,19 +1,9 @@
 import { DnsAccountError, HttpError, ProtocolError, QuotaError } from "../../errors";
 import type { Validator } from "../../schema";
-import type { RequestOptions } from "../client";
+import type { ApiCore, RequestOptions } from "../request";
 import { pathSegment } from "../path";
 
-/**
- * What an API group needs from the client core: one authenticated, retried, validated call.
- *
- * @example
- * ```ts
- * const core: ApiCore = client; // a Client is one
- * ```
- */
-export interface ApiCore {
-  request<T>(options: RequestOptions<T>): Promise<T>;
-}
+export type { ApiCore } from "../request";
 
 /** One encoded path segment; empty ids, `.` and `..` are a ConfigError naming the field (see ../path.ts). */
 export { pathSegment as segment } from "../path";
