@@ -19,7 +19,7 @@ const GROUPS = {
       "dist/test/sdk/credentials/origin.test.js",
       "dist/test/sdk/credentials/credential-sources.test.js",
       "dist/test/sdk/credentials/api-key.test.js",
-      "dist/test/sdk/cli/credential-chain.test.js",
+      "dist/test/cli/credential-chain.test.js",
     ],
   },
   toolkit: {
@@ -27,8 +27,8 @@ const GROUPS = {
     spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
   },
   export: {
-    mutate: ["provider/export.ts", "sdk/cli/commands/export.ts"],
-    spec: ["dist/test/provider/export-mutants.test.js", "dist/test/sdk/cli/commands/export.test.js"],
+    mutate: ["provider/export.ts", "cli/commands/export.ts"],
+    spec: ["dist/test/provider/export-mutants.test.js", "dist/test/cli/commands/export.test.js"],
   },
 };
 

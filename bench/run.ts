@@ -249,7 +249,7 @@ async function emulatorTokens(): Promise<void> {
 async function cliCached(): Promise<void> {
   const emu = await startEmulator({ tokenLifetimeSeconds: 3600 });
   const dir = mkdtempSync(path.join(tmpdir(), "dns-account-bench-"));
-  const cli = path.join(ROOT, "dist", "sdk", "cli", "main.js");
+  const cli = path.join(ROOT, "dist", "cli", "main.js");
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: dir, DNS_ACCOUNT_CONFIG_DIR: path.join(dir, "config") };
   try {
     await run(process.execPath, [cli, "login"], {

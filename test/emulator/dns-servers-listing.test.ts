@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { request } from "undici";
 import { DEFAULT_API_KEYS } from "../../emulator/state";
 import { _cleanEnv, _useEmulator, _waitForLine } from "../support/helpers";
-import { CLI, _cli as cli } from "../sdk/cli/_cli";
+import { CLI, _cli as cli } from "../cli/_cli";
 import { _api } from "./_api";
 
 const RULES = ["||listed.test^", "@@||kept.test^"];

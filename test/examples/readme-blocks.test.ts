@@ -555,7 +555,7 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
         {
           line: "dns-account login --browser --client-id ID",
           run: null,
-          reason: "needs a browser and the reader's OAuth client ID: test/sdk/cli/browser-login.test.ts drives it in Chromium",
+          reason: "needs a browser and the reader's OAuth client ID: test/cli/browser-login.test.ts drives it in Chromium",
         },
         {
           line: "dns-account env --shell fish | source",

@@ -8,7 +8,7 @@ import { authorizeUrl, type CodeAuthorization, createClient, exchangeCode, parse
 import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 
-const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+const CLI = path.join(_repoRoot(), "dist", "cli", "main.js");
 
 // Lowercase on purpose: a lowercase hex secret looks like the identifier-like words servers may echo.
 const API_KEY = "0a1b2c3d4e5f60718293a4b5c6d7e8f9aabbccdd";

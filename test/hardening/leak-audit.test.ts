@@ -22,7 +22,7 @@ import { _useTempDirs } from "../support/temp";
 const PASSWORD = "pw-AUDIT-f00dfacec0ffee";
 const MFA_PASSWORD = "pw-AUDIT-MFA-5eed5eed";
 const MFA_CODE = "480213";
-const CLI = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+const CLI = path.join(_repoRoot(), "dist", "cli", "main.js");
 
 /**
  * Every public path (SDK, client, session, store, CLI, provider lifecycle through the host, emulator

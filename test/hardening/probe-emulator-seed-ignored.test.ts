@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { _cleanEnv } from "../support/helpers";
-import { CLI } from "../sdk/cli/_cli";
+import { CLI } from "../cli/_cli";
 
 /**
  * The README and `dns-account emulator` say that when the --state file exists, --seed is ignored; the

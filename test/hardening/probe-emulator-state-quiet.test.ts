@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { createClient } from "../../sdk";
 import { _cleanEnv } from "../support/helpers";
-import { CLI } from "../sdk/cli/_cli";
+import { CLI } from "../cli/_cli";
 
 /**
  * `dns-account emulator --quiet --state FILE` (issue 22 §7): once started, a state file that can no

@@ -4,7 +4,7 @@ import { TokenStore } from "../../sdk";
 import { startProviderHost } from "../support/engine/provider-host";
 import { _cleanEnv } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
-import { _cli } from "../sdk/cli/_cli";
+import { _cli } from "../cli/_cli";
 import { _useTempDirs } from "../support/temp";
 
 // Every path that revokes — the CLI's logout, a Token's delete, the revocation when a program exits —

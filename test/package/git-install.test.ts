@@ -46,7 +46,7 @@ describe("installing from git", function () {
   const installed = () => path.join(program, "node_modules", "pulumi-dns-account");
 
   it("gives a built package: dist/ with the entry points, and only the packed files", () => {
-    for (const file of ["dist/provider/index.js", "dist/provider/index.d.ts", "dist/sdk/index.js", "dist/emulator/index.js", "dist/sdk/cli/main.js", "dist/provider/plugin/main.js", "dist/provider/schema/schema.json"]) {
+    for (const file of ["dist/provider/index.js", "dist/provider/index.d.ts", "dist/sdk/index.js", "dist/emulator/index.js", "dist/cli/main.js", "dist/provider/plugin/main.js", "dist/provider/schema/schema.json"]) {
       assert.ok(existsSync(path.join(installed(), file)), `${file} missing; npm said:\n${installLog.slice(-2000)}`);
     }
     // What `files` allows, as from a tarball: no sources, tests or build state.

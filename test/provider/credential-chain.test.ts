@@ -3,7 +3,7 @@ import { type AccountHost, _accountHost, OPS, OPS_PASSWORD } from "../support/ac
 import { startProviderHost } from "../support/engine/provider-host";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { CLI, _cli as cli } from "../sdk/cli/_cli";
+import { CLI, _cli as cli } from "../cli/_cli";
 import { _useTempDirs } from "../support/temp";
 
 /**

@@ -187,7 +187,7 @@ describe("bounded expires_in and total dates", () => {
     const emu = await startEmulator({ tokenLifetimeSeconds: 1e14 });
     try {
       const dir = tmp("dns-account-expiry-");
-      const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+      const cli = path.join(_repoRoot(), "dist", "cli", "main.js");
       const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password });
       const err = (await promisify(execFile)(process.execPath, [cli, "login"], { env }).then(
         () => assert.fail("login should fail"),

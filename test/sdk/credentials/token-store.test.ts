@@ -136,7 +136,7 @@ describe("TokenStore", () => {
     await store.put("default", { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: Date.now() - 1000, expiresIn: 3600 });
     emu().resetStats();
     const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir });
-    const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+    const cli = path.join(_repoRoot(), "dist", "cli", "main.js");
     const outputs = await Promise.all(Array.from({ length: 10 }, () => promisify(execFile)(process.execPath, [cli, "token"], { env })));
     const tokens = new Set(outputs.map((o) => o.stdout.trim()));
     assert.equal(tokens.size, 1);
@@ -211,7 +211,7 @@ describe("TokenStore", () => {
 
     it("dns-account login --profile __proto__ stores it and token finds it", async () => {
       const dir = tmp();
-      const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+      const cli = path.join(_repoRoot(), "dist", "cli", "main.js");
       const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu().url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password });
       await promisify(execFile)(process.execPath, [cli, "login", "--profile", "__proto__"], { env });
       const { stdout } = await promisify(execFile)(process.execPath, [cli, "token", "--profile", "__proto__"], { env: _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir }) });
@@ -245,7 +245,7 @@ describe("TokenStore", () => {
         JSON.stringify({ version: 1, profiles: { default: { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: 1e300, expiresIn: 9e15 } } }),
         { mode: 0o600 },
       );
-      const cli = path.join(_repoRoot(), "dist", "sdk", "cli", "main.js");
+      const cli = path.join(_repoRoot(), "dist", "cli", "main.js");
       const env = _cleanEnv({ DNS_ACCOUNT_CONFIG_DIR: dir });
       const listed = JSON.parse((await promisify(execFile)(process.execPath, [cli, "profiles", "--json"], { env })).stdout) as { expiresAt: unknown }[];
       assert.equal(listed[0]!.expiresAt, null);

@@ -1,0 +1,42 @@
+/** `dns-account export`: the account's DNS servers, devices and dedicated IPv4 addresses as code. */
+import { type Command, escapedSource, insecureOption, out, profileOption, UsageError, withClient } from "../command";
+
+export const exportCommand: Command = {
+  summary: "Print the account as a Pulumi bulk-import file (pulumi import --file), or as a TypeScript program",
+  usage: `Usage: dns-account export [--format import|typescript|seed] [--profile P] [--allow-insecure-http]
+
+Reads every DNS server, device and dedicated IPv4 address of the account (credentials as for
+dns-account token) and prints:
+  --format import      (default) {"resources":[{"type","name","logicalName","id"}, …]} for
+                       pulumi import --file FILE, which writes the program in the stack's language
+                       through the dns-account plugin
+  --format seed        an emulator seed (servers with rules, devices, addresses, quotas) for
+                       dns-account emulator --seed FILE, to try the account offline
+  --format typescript  a TypeScript program of the dynamic resources that adopts them all
+All three carry every property the resources manage, as it is now, so adopting them changes nothing.
+What they do not manage is not carried: settings.blockedCategories (the service never reports it
+back) and the other properties the README lists as unmanaged.
+Resource names come from the objects' names (letters, digits, _ . -), made unique (phone, phone-2);
+variable names are unique identifiers made of them (phoneDevice, phone2Device).`,
+  options: { ...profileOption, ...insecureOption, format: { type: "string" } },
+  async run(v) {
+    const format = (v.format as string | undefined) ?? "import";
+    if (format !== "import" && format !== "typescript" && format !== "seed") throw new UsageError("--format must be import, typescript or seed");
+    if (format === "seed") return exportSeed(v);
+    await withClient(v, async (client) => {
+      const { bulkImportFile, exportAccount, typescriptProgram } = require("../../provider/export") as typeof import("../../provider/export");
+      const resources = await exportAccount(client);
+      const text = format === "import" ? bulkImportFile(resources) : typescriptProgram(resources);
+      // Names are JSON-quoted in both formats: a bidi override or C1 control in one is written escaped.
+      out(escapedSource(text.replace(/\n$/, "")));
+    });
+  },
+};
+
+/** `--format seed`: the account as an emulator seed (see emulator/seed/export.ts). */
+async function exportSeed(v: Parameters<Command["run"]>[0]): Promise<void> {
+  await withClient(v, async (client) => {
+    const { accountSeedOf } = require("../../emulator/seed/export") as typeof import("../../emulator/seed/export");
+    out(JSON.stringify(await accountSeedOf(client), null, 2));
+  });
+}
