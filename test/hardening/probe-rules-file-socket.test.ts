@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { rulesFromFile } from "../../provider/dns-server/rules";
 import { ConfigError } from "../../sdk/errors";
+import { _skipBecause } from "../support/helpers";
 
 /**
  * rulesFromFile's documentation promises that a socket is refused as a ConfigError on `path` (issue 22
@@ -27,7 +28,7 @@ describe("probe: rulesFromFile given a Unix socket", () => {
   });
 
   it("refuses a socket, or a symbolic link to one, with a ConfigError on path", async function () {
-    if (process.platform === "win32") this.skip();
+    if (process.platform === "win32") _skipBecause(this, "a Unix socket path cannot be made on Windows");
     const socket = path.join(dir, "rules.sock");
     server = createServer();
     await new Promise<void>((resolve) => server!.listen(socket, resolve));

@@ -123,3 +123,17 @@ export function _waitForLine(child: ChildProcess, pattern: RegExp): Promise<stri
     child.once("exit", (code) => reject(new Error(`exited (${code}) before printing ${pattern}`)));
   });
 }
+
+/**
+ * Skips the running test or hook, saying why in the run's output (a skip without a reason hides what
+ * was not tested).
+ *
+ * @example
+ * ```ts
+ * it("reads a FIFO", function () { if (process.platform === "win32") _skipBecause(this, "no FIFOs"); });
+ * ```
+ */
+export function _skipBecause(ctx: Mocha.Context, reason: string): never {
+  console.log(`      skipped: ${reason}`);
+  ctx.skip();
+}

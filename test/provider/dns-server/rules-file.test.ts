@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { _repoRoot } from "../../support/helpers";
+import { _repoRoot, _skipBecause } from "../../support/helpers";
 
 const RULES = path.join(_repoRoot(), "dist", "provider", "dns-server", "rules.js");
 const CAP = 16 * 1024 * 1024;
@@ -46,7 +46,7 @@ describe("rulesFromFile: regular files only, the cap counted while reading", fun
   });
 
   it("a FIFO with no writer is refused at once, naming the argument", function () {
-    if (process.platform === "win32") this.skip();
+    if (process.platform === "win32") _skipBecause(this, "mkfifo makes no FIFO on Windows");
     const fifo = path.join(dir, "rules.fifo");
     execFileSync("mkfifo", [fifo]);
     const r = readInChild(fifo);
@@ -56,14 +56,14 @@ describe("rulesFromFile: regular files only, the cap counted while reading", fun
   });
 
   it("a device (/dev/zero, which never ends) is refused", function () {
-    if (!existsSync("/dev/zero")) this.skip();
+    if (!existsSync("/dev/zero")) _skipBecause(this, "this system has no /dev/zero");
     const r = readInChild("/dev/zero");
     assert.equal(r.code, "invalid_config");
     assert.match(r.message!, /\/dev\/zero is a character device$/);
   });
 
   it("a /proc file, whose size says 0, is read, and one without end stops at the cap", function () {
-    if (!existsSync("/proc/self/status") || !existsSync("/proc/self/pagemap")) this.skip();
+    if (!existsSync("/proc/self/status") || !existsSync("/proc/self/pagemap")) _skipBecause(this, "this system has no /proc/self/status and /proc/self/pagemap");
     assert.ok(readInChild("/proc/self/status").rules! > 0, "a small /proc file is read");
     // /proc/self/pagemap reports size 0 and reads on for gigabytes (8 bytes per page of address space).
     const r = readInChild("/proc/self/pagemap");
