@@ -137,8 +137,10 @@ export function _namesNotInSchema(text: string, lang: "python" | "go" | "csharp"
   const camel = (name: string) =>
     lang === "python" ? name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()) : name[0]!.toLowerCase() + name.slice(1);
   const out: string[] = [];
+  // Go names an enum's values as constants: DeviceTypeMAC.
+  const enumConstants = new Set(Object.entries(schema.types).flatMap(([token, t]) => (t.enum ?? []).map((e) => short(token) + e.value)));
   const cls = (name: string) => {
-    if (!classes.has(name.replace(/^New/, "").replace(/Args$/, ""))) out.push(`class ${name}`);
+    if (!classes.has(name.replace(/^New/, "").replace(/Args$/, "")) && !enumConstants.has(name)) out.push(`class ${name}`);
   };
   const prop = (kind: string, name: string) => {
     if (!props.has(camel(name))) out.push(`${kind} ${name}`);
@@ -159,7 +161,7 @@ export function _namesNotInSchema(text: string, lang: "python" | "go" | "csharp"
     all(/\{ ([A-Z]\w*) = /g).forEach((k) => prop("property", k));
     for (const v of all(/var (\w+) = new \w+\(/g)) for (const a of all(new RegExp(`\\b${v}\\.(\\w+)`, "g"))) prop("output", a);
   } else {
-    all(/import com\.pulumi\.dnsaccount\.(?:inputs\.)?(\w+);/g).forEach(cls);
+    all(/import io\.github\.pulumidnsaccount\.dnsaccount\.(?:inputs\.|enums\.)?(\w+);/g).forEach(cls);
     const outputs = new Set<string>();
     for (const v of all(/var (\w+) = new \w+\(/g)) for (const a of all(new RegExp(`\\b${v}\\.(\\w+)\\(\\)`, "g"))) outputs.add(a);
     outputs.forEach((a) => prop("output", a));
