@@ -1,12 +1,15 @@
-// Command gen-sdks writes the Node.js, Python and Go SDKs of the dns-account provider from the package
-// schema (provider/schema/schema.json) with Pulumi's own code generators, the Go packages
-// `pulumi package gen-sdk` reaches through the language hosts (pkg/codegen/{nodejs,python,go} of
-// github.com/pulumi/pulumi/pkg/v3, at the version of the engine `npm run engine` builds). The language
-// hosts themselves are not needed: this program calls each GeneratePackage the way the host does.
+// Command gen-sdks writes the Node.js, Python, Go, .NET and Java SDKs of the dns-account provider from
+// the package schema (provider/schema/schema.json) with Pulumi's own code generators, the Go packages
+// `pulumi package gen-sdk` reaches through the language hosts: pkg/codegen/{nodejs,python,go} of
+// github.com/pulumi/pulumi/pkg/v3 at the version of the engine `npm run engine` builds (this module);
+// pkg/codegen/dotnet of pkg/v3 v3.206.0 (the generator has since moved to pulumi-dotnet, which the Go
+// module proxy refuses here) in the module ./dotnet; pulumi-java's codegen/java in the module ./java.
+// The language hosts themselves are not needed: each GeneratePackage is called the way its host does.
+// The two other modules are run with `go run`, reading the spec on stdin and printing the files.
 //
 // Usage (what `npm run sdks` runs):
 //
-//	cd scripts/gen-sdks && go run . -root ../.. [-out DIR] [-lang nodejs,python,go]
+//	cd scripts/gen-sdks && go run -trimpath . -root ../.. [-out DIR] [-lang nodejs,python,go,dotnet,java]
 //
 // Each SDK goes to <out>/<language>/ (default <root>/sdks), which is emptied first. The version is
 // package.json's; the schema file itself is not changed. The output is the same bytes on every run:
@@ -19,6 +22,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"flag"
 	"fmt"
@@ -203,10 +207,33 @@ func tidy(dir string) error {
 	return nil
 }
 
+// genElsewhere runs the generator module scripts/gen-sdks/<lang> (`go run`), which has its own pulumi
+// version: the spec goes in on stdin, the files come back as JSON on stdout.
+func genElsewhere(root string, spec schema.PackageSpec, lang string) (map[string][]byte, error) {
+	in, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("go", "run", "-trimpath", ".")
+	cmd.Dir = filepath.Join(root, "scripts", "gen-sdks", lang)
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go run in %s: %w\n%s", cmd.Dir, err, stderr.String())
+	}
+	var files map[string][]byte
+	if err := json.Unmarshal(stdout.Bytes(), &files); err != nil {
+		return nil, fmt.Errorf("go run in %s printed no files: %w", cmd.Dir, err)
+	}
+	return files, nil
+}
+
 func main() {
 	root := flag.String("root", "../..", "the repository's root folder")
 	out := flag.String("out", "", "where the SDKs go, one folder per language (default <root>/sdks)")
-	langs := flag.String("lang", "nodejs,python,go", "the languages to generate, comma-separated")
+	langs := flag.String("lang", "nodejs,python,go,dotnet,java", "the languages to generate, comma-separated")
 	flag.Parse()
 	if err := run(*root, *out, strings.Split(*langs, ",")); err != nil {
 		fmt.Fprintf(os.Stderr, "gen-sdks: %v\n", err)
@@ -235,8 +262,14 @@ func run(root, out string, langs []string) error {
 			files, err = genPython(spec)
 		case "go":
 			files, err = genGo(spec, sdkVersion)
+		case "dotnet":
+			files, err = genElsewhere(root, spec, lang)
+		case "java":
+			if files, err = genElsewhere(root, spec, lang); err == nil {
+				files["pom.xml"], err = pom(spec)
+			}
 		default:
-			return fmt.Errorf("unknown language %q (nodejs, python, go)", lang)
+			return fmt.Errorf("unknown language %q (nodejs, python, go, dotnet, java)", lang)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", lang, err)
@@ -253,4 +286,100 @@ func run(root, out string, langs []string) error {
 		fmt.Fprintf(os.Stderr, "gen-sdks: %s SDK in %s (%d files)\n", lang, dir, len(files))
 	}
 	return nil
+}
+
+// javaInfo is what the schema's language.java section says that pom.xml needs.
+type javaInfo struct {
+	BasePackage  string            `json:"basePackage"`
+	Dependencies map[string]string `json:"dependencies"`
+}
+
+// pom writes the Maven build of the Java SDK (pulumi-java generates Gradle files only): coordinates
+// io.github.pulumi-dns-account:dns-account:<version>, the Java SDK it compiles against from the schema's
+// language.java.dependencies, Java 11 as pulumi-java requires, and pinned plugin versions (Maven 3.8's
+// defaults cannot compile for Java 11).
+func pom(spec schema.PackageSpec) ([]byte, error) {
+	var info javaInfo
+	if err := json.Unmarshal(spec.Language["java"], &info); err != nil {
+		return nil, fmt.Errorf("language.java: %w", err)
+	}
+	names := make([]string, 0, len(info.Dependencies))
+	for name := range info.Dependencies {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var deps strings.Builder
+	for _, name := range names {
+		group, artifact, ok := strings.Cut(name, ":")
+		if !ok {
+			return nil, fmt.Errorf("language.java.dependencies: %q is not groupId:artifactId", name)
+		}
+		fmt.Fprintf(&deps, `        <dependency>
+            <groupId>%s</groupId>
+            <artifactId>%s</artifactId>
+            <version>%s</version>
+        </dependency>
+`, group, artifact, info.Dependencies[name])
+	}
+	return []byte(fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
+<!-- Generated by pulumi-dns-account gen-sdks from provider/schema/schema.json: do not edit. -->
+<project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
+    <modelVersion>4.0.0</modelVersion>
+    <groupId>io.github.pulumi-dns-account</groupId>
+    <artifactId>%s</artifactId>
+    <version>%s</version>
+    <packaging>jar</packaging>
+    <name>%s</name>
+    <description>%s</description>
+    <url>%s</url>
+    <licenses>
+        <license>
+            <name>%s</name>
+        </license>
+    </licenses>
+    <properties>
+        <maven.compiler.release>11</maven.compiler.release>
+        <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+        <project.build.outputTimestamp>2000-01-01T00:00:00Z</project.build.outputTimestamp>
+    </properties>
+    <dependencies>
+%s    </dependencies>
+    <build>
+        <plugins>
+            <plugin>
+                <groupId>org.apache.maven.plugins</groupId>
+                <artifactId>maven-compiler-plugin</artifactId>
+                <version>3.13.0</version>
+            </plugin>
+            <plugin>
+                <groupId>org.apache.maven.plugins</groupId>
+                <artifactId>maven-resources-plugin</artifactId>
+                <version>3.3.1</version>
+            </plugin>
+            <plugin>
+                <groupId>org.apache.maven.plugins</groupId>
+                <artifactId>maven-jar-plugin</artifactId>
+                <version>3.4.2</version>
+            </plugin>
+            <plugin>
+                <groupId>org.apache.maven.plugins</groupId>
+                <artifactId>maven-surefire-plugin</artifactId>
+                <version>3.5.2</version>
+            </plugin>
+            <plugin>
+                <groupId>org.apache.maven.plugins</groupId>
+                <artifactId>maven-install-plugin</artifactId>
+                <version>3.1.3</version>
+            </plugin>
+        </plugins>
+    </build>
+</project>
+`, spec.Name, spec.Version, spec.DisplayName, xmlText(spec.Description), spec.Homepage, spec.License, deps.String())), nil
+}
+
+// xmlText escapes s for an XML element's text.
+func xmlText(s string) string {
+	var b bytes.Buffer
+	_ = xml.EscapeText(&b, []byte(s))
+	return b.String()
 }

@@ -13,7 +13,7 @@ const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as
 const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
 /** The pulumi version of the engine (`npm run engine`): the Python SDK is tried with the same `pulumi`. */
 const pulumiVersion = lock.packages["node_modules/@pulumi/pulumi"]!.version;
-const LANGUAGES = ["nodejs", "python", "go"] as const;
+const LANGUAGES = ["nodejs", "python", "go", "dotnet", "java"] as const;
 /** Downloads kept between runs, outside the clone (CI caches ~/.cache). */
 const cache = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-dns-account");
 
@@ -50,10 +50,11 @@ function files(dir: string, prefix = ""): string[] {
 
 /**
  * Issue 24: the SDKs in the user's own package manager. `npm run sdks` (scripts/gen-sdks, Pulumi's own
- * code generators as Go packages) writes sdks/{nodejs,python,go} from provider/schema/schema.json; they are
- * committed, so `go get` and `pip install git+…#subdirectory=sdks/python` work from the repository. This
- * suite fails when they are stale against the schema or package.json's version, and builds each one as
- * its ecosystem does. A toolchain that is missing makes its tests say skipped, with the reason.
+ * code generators as Go packages) writes sdks/{nodejs,python,go,dotnet,java} from
+ * provider/schema/schema.json; they are committed, so `go get` and `pip install git+…#subdirectory=sdks/python`
+ * work from the repository. This suite fails when they are stale against the schema or package.json's
+ * version, and builds each one as its ecosystem does (.NET only where a `dotnet` is installed: these
+ * machines have none). A toolchain that is missing makes its tests say skipped, with the reason.
  */
 describe("generated SDKs (sdks/)", function () {
   // A fresh machine compiles pulumi/pkg and downloads `pulumi` from PyPI: minutes, once; seconds after.
@@ -62,11 +63,15 @@ describe("generated SDKs (sdks/)", function () {
   let work: string;
   let noGo: string | undefined;
   let noPython: string | undefined;
+  let noMaven: string | undefined;
+  let noDotnet: string | undefined;
 
   before(async () => {
     work = tmp("dns-account-sdks-");
     noGo = await missing("go", ["version"]);
     noPython = await missing("python3", ["-c", "import venv, ensurepip"]);
+    noMaven = (await missing("java", ["-version"])) ?? (await missing("mvn", ["-version"]));
+    noDotnet = await missing("dotnet", ["--version"]);
   });
 
   it("are what `npm run sdks` writes from the schema now, byte for byte (not stale)", async function () {
@@ -91,6 +96,8 @@ describe("generated SDKs (sdks/)", function () {
     assert.equal((JSON.parse(readFileSync(path.join(committed, "nodejs", "package.json"), "utf8")) as { version: string }).version, pkg.version);
     assert.match(readFileSync(path.join(committed, "python", "pyproject.toml"), "utf8"), new RegExp(`^\\s*version = "${pkg.version.replace(/\./g, "\\.")}"$`, "m"));
     assert.equal((JSON.parse(readFileSync(path.join(committed, "go", "dnsaccount", "pulumi-plugin.json"), "utf8")) as { version: string }).version, pkg.version);
+    assert.match(readFileSync(path.join(committed, "dotnet", "Pulumi.DnsAccount.csproj"), "utf8"), new RegExp(`<Version>${pkg.version.replace(/\./g, "\\.")}</Version>`));
+    assert.match(readFileSync(path.join(committed, "java", "pom.xml"), "utf8"), new RegExp(`<artifactId>dns-account</artifactId>\\s*<version>${pkg.version.replace(/\./g, "\\.")}</version>`));
   });
 
   it("TypeScript: sdks/nodejs compiles with tsc, and a program under Pulumi's mocks registers a DnsServer and a Device", async () => {
@@ -145,6 +152,29 @@ describe("generated SDKs (sdks/)", function () {
     // Python program; Pulumi's unit-test mocks answer the registrations in-process instead.
     const stdout = await run(python, [path.join(root, "test", "package", "sdks", "python_mocks.py")], { env, cwd: work });
     checkMocksReport(JSON.parse(stdout) as MocksReport);
+  });
+
+  it("Java: sdks/java builds a jar with Maven (`mvn package`)", async function () {
+    if (noMaven) {
+      console.log(`      skipped: ${noMaven}`);
+      this.skip();
+    }
+    // A copy: Maven writes target/ beside pom.xml. Downloads go to a repository kept between runs.
+    const source = path.join(work, "java-src");
+    cpSync(path.join(root, "sdks", "java"), source, { recursive: true });
+    await run("mvn", ["--batch-mode", "--quiet", `-Dmaven.repo.local=${path.join(cache, "m2")}`, "package"], { cwd: source });
+    assert.ok(existsSync(path.join(source, "target", `dns-account-${pkg.version}.jar`)));
+  });
+
+  it(".NET: sdks/dotnet builds with `dotnet build` where a .NET SDK is installed", async function () {
+    if (noDotnet) {
+      // The staleness test above still holds the committed .NET SDK to the schema.
+      console.log(`      skipped: no .NET toolchain on this machine (${noDotnet}); sdks/dotnet is generated and checked for staleness only`);
+      this.skip();
+    }
+    const source = path.join(work, "dotnet-src");
+    cpSync(path.join(root, "sdks", "dotnet"), source, { recursive: true });
+    await run("dotnet", ["build", "--nologo"], { cwd: source });
   });
 });
 
