@@ -114,7 +114,7 @@ describe("generated SDKs (sdks/)", function () {
     checkMocksReport(JSON.parse(stdout) as MocksReport);
   });
 
-  it("Go: sdks/go is a module of its own that builds with `go build ./...` and vets clean", async function () {
+  it("Go: sdks/go is a module of its own that builds with `go build ./...` and vets clean, and a program under Pulumi's mocks registers a DnsServer and a Device", async function () {
     if (noGo) {
       console.log(`      skipped: ${noGo}`);
       this.skip();
@@ -126,6 +126,9 @@ describe("generated SDKs (sdks/)", function () {
     const env = _cleanEnv({ GOFLAGS: "-mod=readonly" });
     await run("go", ["build", "./..."], { cwd: dir, env });
     await run("go", ["vet", "./..."], { cwd: dir, env });
+    // test/package/sdks/go-mocks: a module whose go.mod points the SDK's module at sdks/go.
+    const stdout = await run("go", ["run", "."], { cwd: path.join(root, "test", "package", "sdks", "go-mocks"), env });
+    checkMocksReport(JSON.parse(stdout) as MocksReport);
   });
 
   it("Python: sdks/python builds a wheel, which installs with `pulumi` from PyPI and runs a program under Pulumi's mocks", async function () {
@@ -142,7 +145,7 @@ describe("generated SDKs (sdks/)", function () {
     mkdirSync(path.join(cache, "pip"), { recursive: true });
     const env = _cleanEnv({ PIP_CACHE_DIR: path.join(cache, "pip"), PIP_DISABLE_PIP_VERSION_CHECK: "1", VIRTUAL_ENV: venv });
     const wheels = path.join(work, "wheels");
-    await run(python, ["-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source], { env });
+    await run(python, ["-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source], { env: { ...env, PIP_NO_CACHE_DIR: "1" } });
     const wheel = readdirSync(wheels);
     assert.deepEqual(wheel, [`pulumi_dns_account-${pkg.version}-py3-none-any.whl`]);
     await run(python, ["-m", "pip", "install", "--quiet", path.join(wheels, wheel[0]!), `pulumi==${pulumiVersion}`], { env });
@@ -210,7 +213,7 @@ function checkMocksReport(report: MocksReport): void {
   );
 }
 
-/** test/package/sdks/python_mocks.py, against the compiled TypeScript SDK (argv[2] is its folder). */
+/** test/package/sdks/python_mocks.py (and go-mocks/main.go), against the compiled TypeScript SDK (argv[2] is its folder). */
 const NODE_MOCKS = `"use strict";
 const pulumi = require("@pulumi/pulumi");
 const registered = [];
