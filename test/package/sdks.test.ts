@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { _gitSnapshot } from "../support/git-snapshot";
 import { _cleanEnv, _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 
@@ -70,7 +71,7 @@ describe("generated SDKs (sdks/)", function () {
     work = tmp("dns-account-sdks-");
     noGo = await missing("go", ["version"]);
     noPython = await missing("python3", ["-c", "import venv, ensurepip"]);
-    noMaven = (await missing("java", ["-version"])) ?? (await missing("mvn", ["-version"]));
+    noMaven = (await missing("javac", ["-version"])) ?? (await missing("mvn", ["-version"]));
     noDotnet = await missing("dotnet", ["--version"]);
   });
 
@@ -131,14 +132,14 @@ describe("generated SDKs (sdks/)", function () {
     checkMocksReport(JSON.parse(stdout) as MocksReport);
   });
 
-  it("Python: sdks/python builds a wheel, which installs with `pulumi` from PyPI and runs a program under Pulumi's mocks", async function () {
+  it("Python: sdks/python builds a wheel from the repository's git URL (#subdirectory=sdks/python), which installs with `pulumi` from PyPI and runs a program under Pulumi's mocks", async function () {
     if (noPython) {
       console.log(`      skipped: ${noPython}`);
       this.skip();
     }
-    // A copy: building writes build/ and *.egg-info next to pyproject.toml.
-    const source = path.join(work, "python-src");
-    cpSync(path.join(root, "sdks", "python"), source, { recursive: true });
+    // From a git URL with #subdirectory=, as the README's `pip install git+https://…` (pip clones it into
+    // a folder of its own, so the build's build/ and *.egg-info stay out of the checkout).
+    const source = `git+file://${await _gitSnapshot(work)}#subdirectory=sdks/python`;
     const venv = path.join(work, "venv");
     await run("python3", ["-m", "venv", venv]);
     const python = path.join(venv, "bin", "python");
