@@ -28,7 +28,8 @@ async function run(file: string, args: string[], options: { cwd?: string; env?: 
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${path.basename(file)} ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}\n${(e.stderr ?? "").slice(-4000)}`);
   } finally {
-    console.log(`      (${path.basename(file)} ${args.slice(0, 3).join(" ")}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    const shown = args.slice(0, 3).map((a) => (a.length > 60 ? `${a.slice(0, 57)}...` : a));
+    console.log(`      (${path.basename(file)} ${shown.join(" ")}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
 }
 
@@ -158,7 +159,7 @@ describe("generated SDKs (sdks/)", function () {
     checkMocksReport(JSON.parse(stdout) as MocksReport);
   });
 
-  it("Java: sdks/java builds a jar with Maven (`mvn package`)", async function () {
+  it("Java: sdks/java builds a jar with Maven (`mvn package`), and a program under Pulumi's mocks registers a DnsServer and a Device", async function () {
     if (noMaven) {
       console.log(`      skipped: ${noMaven}`);
       this.skip();
@@ -167,7 +168,13 @@ describe("generated SDKs (sdks/)", function () {
     const source = path.join(work, "java-src");
     cpSync(path.join(root, "sdks", "java"), source, { recursive: true });
     await run("mvn", ["--batch-mode", "--quiet", `-Dmaven.repo.local=${path.join(cache, "m2")}`, "package"], { cwd: source });
-    assert.ok(existsSync(path.join(source, "target", `dns-account-${pkg.version}.jar`)));
+    const jar = path.join(source, "target", `dns-account-${pkg.version}.jar`);
+    assert.ok(existsSync(jar));
+    // test/package/sdks/java-mocks: a single-file program on the jar and its dependencies' classpath.
+    const classpath = path.join(work, "classpath.txt");
+    await run("mvn", ["--batch-mode", "--quiet", `-Dmaven.repo.local=${path.join(cache, "m2")}`, "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath", `-Dmdep.outputFile=${classpath}`], { cwd: source });
+    const stdout = await run("java", ["-cp", [jar, readFileSync(classpath, "utf8").trim()].join(path.delimiter), path.join(root, "test", "package", "sdks", "java-mocks", "DnsAccountMocks.java")]);
+    checkMocksReport(JSON.parse(stdout) as MocksReport);
   });
 
   it(".NET: sdks/dotnet builds with `dotnet build` where a .NET SDK is installed", async function () {
@@ -214,7 +221,7 @@ function checkMocksReport(report: MocksReport): void {
   );
 }
 
-/** test/package/sdks/python_mocks.py (and go-mocks/main.go), against the compiled TypeScript SDK (argv[2] is its folder). */
+/** test/package/sdks/python_mocks.py (and go-mocks/main.go, java-mocks/DnsAccountMocks.java), against the compiled TypeScript SDK (argv[2] is its folder). */
 const NODE_MOCKS = `"use strict";
 const pulumi = require("@pulumi/pulumi");
 const registered = [];
