@@ -1,0 +1,257 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { _gitSnapshot } from "../support/git-snapshot";
+import { _cleanEnv, _repoRoot } from "../support/helpers";
+import { _useTempDirs } from "../support/temp";
+
+const exec = promisify(execFile);
+const root = _repoRoot();
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
+/** The pulumi version of the engine (`npm run engine`): the Python SDK is tried with the same `pulumi`. */
+const pulumiVersion = lock.packages["node_modules/@pulumi/pulumi"]!.version;
+const LANGUAGES = ["nodejs", "python", "go", "dotnet", "java"] as const;
+/** Downloads kept between runs, outside the clone (CI caches ~/.cache). */
+const cache = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-dns-account");
+
+/** Runs a command; on failure the error carries its output, and the time it took is logged. */
+async function run(file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+  const started = Date.now();
+  try {
+    const { stdout } = await exec(file, args, { cwd: options.cwd ?? root, env: options.env ?? _cleanEnv(), maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${path.basename(file)} ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}\n${(e.stderr ?? "").slice(-4000)}`);
+  } finally {
+    const shown = args.slice(0, 3).map((a) => (a.length > 60 ? `${a.slice(0, 57)}...` : a));
+    console.log(`      (${path.basename(file)} ${shown.join(" ")}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
+
+/** Why a tool cannot be used here, or undefined when it can. */
+async function missing(file: string, args: string[]): Promise<string | undefined> {
+  try {
+    await exec(file, args, { env: _cleanEnv() });
+    return undefined;
+  } catch (err) {
+    return `\`${file} ${args.join(" ")}\` failed: ${(err as Error).message.split("\n")[0]}`;
+  }
+}
+
+/** Every file under dir, as sorted slash-separated paths. */
+function files(dir: string, prefix = ""): string[] {
+  return readdirSync(path.join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(dir, path.posix.join(prefix, e.name)) : [path.posix.join(prefix, e.name)]))
+    .sort();
+}
+
+/**
+ * Issue 24: the SDKs in the user's own package manager. `npm run sdks` (scripts/gen-sdks, Pulumi's own
+ * code generators as Go packages) writes sdks/{nodejs,python,go,dotnet,java} from
+ * provider/schema/schema.json; they are committed, so `go get` and `pip install git+…#subdirectory=sdks/python`
+ * work from the repository. This suite fails when they are stale against the schema or package.json's
+ * version, and builds each one as its ecosystem does (.NET only where a `dotnet` is installed: these
+ * machines have none). A toolchain that is missing makes its tests say skipped, with the reason.
+ */
+describe("generated SDKs (sdks/)", function () {
+  // A fresh machine compiles pulumi/pkg and downloads `pulumi` from PyPI: minutes, once; seconds after.
+  this.timeout(1_800_000);
+  const tmp = _useTempDirs();
+  let work: string;
+  let noGo: string | undefined;
+  let noPython: string | undefined;
+  let noMaven: string | undefined;
+  let noDotnet: string | undefined;
+
+  before(async () => {
+    work = tmp("dns-account-sdks-");
+    noGo = await missing("go", ["version"]);
+    noPython = await missing("python3", ["-c", "import venv, ensurepip"]);
+    noMaven = (await missing("javac", ["-version"])) ?? (await missing("mvn", ["-version"]));
+    noDotnet = await missing("dotnet", ["--version"]);
+  });
+
+  it("are what `npm run sdks` writes from the schema now, byte for byte (not stale)", async function () {
+    if (noGo) {
+      console.log(`      skipped: the generator is a Go program and ${noGo}`);
+      this.skip();
+    }
+    const bin = path.join(work, "gen-sdks");
+    await run("go", ["build", "-trimpath", "-o", bin, "."], { cwd: path.join(root, "scripts", "gen-sdks") });
+    const out = path.join(work, "generated");
+    await run(bin, ["-root", root, "-out", out]);
+    const committed = path.join(root, "sdks");
+    for (const lang of LANGUAGES) {
+      const want = files(path.join(out, lang));
+      const have = existsSync(path.join(committed, lang)) ? files(path.join(committed, lang)) : [];
+      const hint = `sdks/${lang} is stale against provider/schema/schema.json or package.json: run \`npm run sdks\` and commit`;
+      assert.deepEqual(have, want, `${hint} (files differ)`);
+      const changed = want.filter((f) => !readFileSync(path.join(out, lang, f)).equals(readFileSync(path.join(committed, lang, f))));
+      assert.deepEqual(changed, [], `${hint} (contents differ)`);
+    }
+    // The version is package.json's, in each ecosystem's own manifest.
+    assert.equal((JSON.parse(readFileSync(path.join(committed, "nodejs", "package.json"), "utf8")) as { version: string }).version, pkg.version);
+    assert.match(readFileSync(path.join(committed, "python", "pyproject.toml"), "utf8"), new RegExp(`^\\s*version = "${pkg.version.replace(/\./g, "\\.")}"$`, "m"));
+    assert.equal((JSON.parse(readFileSync(path.join(committed, "go", "dnsaccount", "pulumi-plugin.json"), "utf8")) as { version: string }).version, pkg.version);
+    assert.match(readFileSync(path.join(committed, "dotnet", "Pulumi.DnsAccount.csproj"), "utf8"), new RegExp(`<Version>${pkg.version.replace(/\./g, "\\.")}</Version>`));
+    assert.match(readFileSync(path.join(committed, "java", "pom.xml"), "utf8"), new RegExp(`<artifactId>dns-account</artifactId>\\s*<version>${pkg.version.replace(/\./g, "\\.")}</version>`));
+  });
+
+  it("TypeScript: sdks/nodejs compiles with tsc, and a program under Pulumi's mocks registers a DnsServer and a Device", async () => {
+    const out = path.join(work, "nodejs");
+    const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
+    // The package's own tsconfig.json; @pulumi/pulumi and @types/node resolve from this repository's node_modules.
+    await run(process.execPath, [tsc, "-p", path.join(root, "sdks", "nodejs", "tsconfig.json"), "--outDir", out]);
+    for (const file of ["index.js", "index.d.ts", "device.js", "dnsServer.js", "types/input.d.ts"]) assert.ok(existsSync(path.join(out, file)), file);
+    // As Pulumi's providers publish it: the compiled folder with package.json beside it (the SDK reads its version there).
+    cpSync(path.join(root, "sdks", "nodejs", "package.json"), path.join(out, "package.json"));
+    const program = path.join(work, "nodejs-mocks.js");
+    writeFileSync(program, NODE_MOCKS);
+    const stdout = await run(process.execPath, [program, out], { env: _cleanEnv({ NODE_PATH: path.join(root, "node_modules") }) });
+    checkMocksReport(JSON.parse(stdout) as MocksReport);
+  });
+
+  it("Go: sdks/go is a module of its own that builds with `go build ./...` and vets clean, and a program under Pulumi's mocks registers a DnsServer and a Device", async function () {
+    if (noGo) {
+      console.log(`      skipped: ${noGo}`);
+      this.skip();
+    }
+    const dir = path.join(root, "sdks", "go");
+    const mod = readFileSync(path.join(dir, "go.mod"), "utf8");
+    assert.match(mod, /^module github\.com\/pulumi-dns-account\/pulumi-dns-account\/sdks\/go$/m);
+    // -mod=readonly: the committed go.mod and go.sum must be complete, as `go get` reads them.
+    const env = _cleanEnv({ GOFLAGS: "-mod=readonly" });
+    await run("go", ["build", "./..."], { cwd: dir, env });
+    await run("go", ["vet", "./..."], { cwd: dir, env });
+    // test/package/sdks/go-mocks: a module whose go.mod points the SDK's module at sdks/go.
+    const stdout = await run("go", ["run", "."], { cwd: path.join(root, "test", "package", "sdks", "go-mocks"), env });
+    checkMocksReport(JSON.parse(stdout) as MocksReport);
+  });
+
+  it("Python: sdks/python builds a wheel from the repository's git URL (#subdirectory=sdks/python), which installs with `pulumi` from PyPI and runs a program under Pulumi's mocks", async function () {
+    if (noPython) {
+      console.log(`      skipped: ${noPython}`);
+      this.skip();
+    }
+    // From a git URL with #subdirectory=, as the README's `pip install git+https://…` (pip clones it into
+    // a folder of its own, so the build's build/ and *.egg-info stay out of the checkout).
+    const source = `git+file://${await _gitSnapshot(work)}#subdirectory=sdks/python`;
+    const venv = path.join(work, "venv");
+    await run("python3", ["-m", "venv", venv]);
+    const python = path.join(venv, "bin", "python");
+    mkdirSync(path.join(cache, "pip"), { recursive: true });
+    const env = _cleanEnv({ PIP_CACHE_DIR: path.join(cache, "pip"), PIP_DISABLE_PIP_VERSION_CHECK: "1", VIRTUAL_ENV: venv });
+    const wheels = path.join(work, "wheels");
+    await run(python, ["-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source], { env: { ...env, PIP_NO_CACHE_DIR: "1" } });
+    const wheel = readdirSync(wheels);
+    assert.deepEqual(wheel, [`pulumi_dns_account-${pkg.version}-py3-none-any.whl`]);
+    await run(python, ["-m", "pip", "install", "--quiet", path.join(wheels, wheel[0]!), `pulumi==${pulumiVersion}`], { env });
+    const plugin = await run(python, ["-c", "import importlib.resources, json; print(importlib.resources.files('pulumi_dns_account').joinpath('pulumi-plugin.json').read_text())"], { env });
+    assert.equal((JSON.parse(plugin) as { name: string; version: string }).version, pkg.version);
+    // Not the real engine: the Go module proxy refuses pulumi-language-python here, so no engine can run a
+    // Python program; Pulumi's unit-test mocks answer the registrations in-process instead.
+    const stdout = await run(python, [path.join(root, "test", "package", "sdks", "python_mocks.py")], { env, cwd: work });
+    checkMocksReport(JSON.parse(stdout) as MocksReport);
+  });
+
+  it("Java: sdks/java builds a jar with Maven (`mvn package`), and a program under Pulumi's mocks registers a DnsServer and a Device", async function () {
+    if (noMaven) {
+      console.log(`      skipped: ${noMaven}`);
+      this.skip();
+    }
+    // A copy: Maven writes target/ beside pom.xml. Downloads go to a repository kept between runs.
+    const source = path.join(work, "java-src");
+    cpSync(path.join(root, "sdks", "java"), source, { recursive: true });
+    await run("mvn", ["--batch-mode", "--quiet", `-Dmaven.repo.local=${path.join(cache, "m2")}`, "package"], { cwd: source });
+    const jar = path.join(source, "target", `dns-account-${pkg.version}.jar`);
+    assert.ok(existsSync(jar));
+    // test/package/sdks/java-mocks: a single-file program on the jar and its dependencies' classpath.
+    const classpath = path.join(work, "classpath.txt");
+    await run("mvn", ["--batch-mode", "--quiet", `-Dmaven.repo.local=${path.join(cache, "m2")}`, "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath", `-Dmdep.outputFile=${classpath}`], { cwd: source });
+    const stdout = await run("java", ["-cp", [jar, readFileSync(classpath, "utf8").trim()].join(path.delimiter), path.join(root, "test", "package", "sdks", "java-mocks", "DnsAccountMocks.java")]);
+    checkMocksReport(JSON.parse(stdout) as MocksReport);
+  });
+
+  it(".NET: sdks/dotnet builds with `dotnet build` where a .NET SDK is installed", async function () {
+    if (noDotnet) {
+      // The staleness test above still holds the committed .NET SDK to the schema.
+      console.log(`      skipped: no .NET toolchain on this machine (${noDotnet}); sdks/dotnet is generated and checked for staleness only`);
+      this.skip();
+    }
+    const source = path.join(work, "dotnet-src");
+    cpSync(path.join(root, "sdks", "dotnet"), source, { recursive: true });
+    await run("dotnet", ["build", "--nologo"], { cwd: source });
+  });
+});
+
+/** What each mocks program prints: the registrations the mocks saw and the outputs that resolved. */
+interface MocksReport {
+  registered: { type: string; name: string; inputs: Record<string, unknown> }[];
+  server: { urn: string; serverId: string; effectiveProtectionEnabled: boolean };
+  device: { urn: string; deviceId: string; dnsServerId: string; deviceType: string; dnsAddresses: Record<string, string>; linkedIpv4: string[] };
+}
+
+/** The same program in every language gives the same report: the schema's tokens and wire names. */
+function checkMocksReport(report: MocksReport): void {
+  assert.deepEqual(
+    report.registered.map((r) => [r.type, r.name]),
+    [
+      ["dns-account:index:DnsServer", "home"],
+      ["dns-account:index:Device", "phone"],
+    ],
+  );
+  const [server, device] = report.registered;
+  assert.equal(server!.inputs.name, "Home");
+  assert.deepEqual(server!.inputs.settings, { protectionEnabled: true });
+  // The language's names (device_type, dns_server_id) go on the wire as the schema's; the server's id flowed in.
+  assert.equal(device!.inputs.deviceType, "IOS");
+  assert.equal(device!.inputs.dnsServerId, "srv-1");
+  assert.match(report.server.urn, /[:$]dns-account:index:DnsServer::home$/);
+  assert.match(report.device.urn, /[:$]dns-account:index:Device::phone$/);
+  assert.equal(report.server.serverId, "srv-1");
+  assert.equal(report.server.effectiveProtectionEnabled, true);
+  assert.deepEqual(
+    { ...report.device, urn: undefined },
+    { urn: undefined, deviceId: "dev-1", dnsServerId: "srv-1", deviceType: "IOS", dnsAddresses: { dnsOverHttpsUrl: "https://d.example/dns-query/dev-1" }, linkedIpv4: ["192.0.2.1"] },
+  );
+}
+
+/** test/package/sdks/python_mocks.py (and go-mocks/main.go, java-mocks/DnsAccountMocks.java), against the compiled TypeScript SDK (argv[2] is its folder). */
+const NODE_MOCKS = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const registered = [];
+pulumi.runtime.setMocks({
+  newResource(args) {
+    registered.push({ type: args.type, name: args.name, inputs: args.inputs });
+    const state = { ...args.inputs };
+    if (args.type === "dns-account:index:DnsServer") {
+      Object.assign(state, { serverId: "srv-1", isDefault: false, devicesCount: 0, deleteOnDestroy: true, effectiveSettings: { protectionEnabled: true, blockTtlSeconds: 10 } });
+      return { id: "srv-1", state };
+    }
+    if (args.type === "dns-account:index:Device") {
+      Object.assign(state, { deviceId: "dev-1", deleteOnDestroy: true, linkedIpv4: ["192.0.2.1"], dnsAddresses: { dnsOverHttpsUrl: "https://d.example/dns-query/dev-1" }, dnsAddressesWithAuth: {} });
+      return { id: "dev-1", state };
+    }
+    return { id: args.name + "-id", state };
+  },
+  call() {
+    return {};
+  },
+}, "project", "stack", false);
+const dns = require(process.argv[2]);
+const server = new dns.DnsServer("home", { name: "Home", settings: { protectionEnabled: true } });
+const device = new dns.Device("phone", { name: "Phone", deviceType: dns.types.enums.DeviceType.IOS, dnsServerId: server.serverId });
+pulumi.all([server.urn, server.serverId, server.effectiveSettings.protectionEnabled, device.urn, device.deviceId, device.dnsServerId, device.deviceType, device.dnsAddresses, device.linkedIpv4])
+  .apply(([serverUrn, serverId, protection, deviceUrn, deviceId, dnsServerId, deviceType, dnsAddresses, linkedIpv4]) => {
+    console.log(JSON.stringify({
+      registered,
+      server: { urn: serverUrn, serverId, effectiveProtectionEnabled: protection },
+      device: { urn: deviceUrn, deviceId, dnsServerId, deviceType, dnsAddresses, linkedIpv4 },
+    }));
+  });
+`;
