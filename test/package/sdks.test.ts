@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { _gitSnapshot } from "../support/git-snapshot";
+import { fencedBlocks } from "../support/readme-blocks";
 import { _cleanEnv, _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 
@@ -131,6 +132,16 @@ describe("generated SDKs (sdks/)", function () {
     // test/package/sdks/go-mocks: a module whose go.mod points the SDK's module at sdks/go.
     const stdout = await run("go", ["run", "."], { cwd: path.join(root, "test", "package", "sdks", "go-mocks"), env });
     checkMocksReport(JSON.parse(stdout) as MocksReport);
+    // The overview's Go example (docs/_index.md) compiles and vets against the SDK as written: a module
+    // like go-mocks (same requirements), with the SDK's module pointed at sdks/go.
+    const exampleDir = path.join(work, "go-overview");
+    mkdirSync(exampleDir);
+    const mocksMod = path.join(root, "test", "package", "sdks", "go-mocks");
+    writeFileSync(path.join(exampleDir, "go.mod"), readFileSync(path.join(mocksMod, "go.mod"), "utf8").replace(/^module .*$/m, "module overview").replace(/=> \S+$/m, `=> ${dir}`));
+    cpSync(path.join(mocksMod, "go.sum"), path.join(exampleDir, "go.sum"));
+    writeFileSync(path.join(exampleDir, "main.go"), overviewExample("go"));
+    await run("go", ["vet", "."], { cwd: exampleDir, env });
+    await run("go", ["build", "-o", path.join(exampleDir, "overview"), "."], { cwd: exampleDir, env });
   });
 
   it("Python: sdks/python builds a wheel from the repository's git URL (#subdirectory=sdks/python), which installs with `pulumi` from PyPI and runs a program under Pulumi's mocks", async function () {
@@ -157,6 +168,11 @@ describe("generated SDKs (sdks/)", function () {
     // Python program; Pulumi's unit-test mocks answer the registrations in-process instead.
     const stdout = await run(python, [path.join(root, "test", "package", "sdks", "python_mocks.py")], { env, cwd: work });
     checkMocksReport(JSON.parse(stdout) as MocksReport);
+    // The overview's Python example (docs/_index.md), run as written under the same mocks.
+    const example = path.join(work, "overview.py");
+    writeFileSync(example, overviewExample("python"));
+    const overview = await run(python, [path.join(root, "test", "package", "sdks", "python_example.py"), example], { env, cwd: work });
+    checkOverview((JSON.parse(overview) as { registered: MocksReport["registered"] }).registered);
   });
 
   it("Java: sdks/java builds a jar with Maven (`mvn package`), and a program under Pulumi's mocks registers a DnsServer and a Device", async function () {
@@ -175,6 +191,12 @@ describe("generated SDKs (sdks/)", function () {
     await run("mvn", ["--batch-mode", "--quiet", `-Dmaven.repo.local=${path.join(cache, "m2")}`, "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath", `-Dmdep.outputFile=${classpath}`], { cwd: source });
     const stdout = await run("java", ["-cp", [jar, readFileSync(classpath, "utf8").trim()].join(path.delimiter), path.join(root, "test", "package", "sdks", "java-mocks", "DnsAccountMocks.java")]);
     checkMocksReport(JSON.parse(stdout) as MocksReport);
+    // The overview's Java example (docs/_index.md) compiles against the jar as written.
+    const javaOut = path.join(work, "java-overview");
+    mkdirSync(javaOut);
+    writeFileSync(path.join(work, "App.java"), overviewExample("java"));
+    await run("javac", ["-cp", [jar, readFileSync(classpath, "utf8").trim()].join(path.delimiter), "-d", javaOut, path.join(work, "App.java")]);
+    assert.ok(existsSync(path.join(javaOut, "myproject", "App.class")));
   });
 
   it(".NET: sdks/dotnet builds with `dotnet build` where a .NET SDK is installed", async function () {
@@ -188,6 +210,27 @@ describe("generated SDKs (sdks/)", function () {
     await run("dotnet", ["build", "--nologo"], { cwd: source });
   });
 });
+
+/** The overview's example in one language (docs/_index.md), exactly one block. */
+function overviewExample(lang: string): string {
+  const found = fencedBlocks(readFileSync(path.join(root, "docs", "_index.md"), "utf8"), "docs/_index.md").filter((b) => b.lang === lang);
+  assert.equal(found.length, 1, `docs/_index.md has one ${lang} example`);
+  return found[0]!.text;
+}
+
+/** What the overview's example declares, as the mocks of every language must see it. */
+function checkOverview(registered: { type: string; name: string; inputs: Record<string, unknown> }[]): void {
+  assert.deepEqual(
+    registered.map((r) => [r.type, r.name, r.inputs.name]),
+    [
+      ["dns-account:index:DnsServer", "home", "Home"],
+      ["dns-account:index:Device", "laptop", "Laptop"],
+    ],
+  );
+  assert.deepEqual(registered[0]!.inputs.settings, { blockTtlSeconds: 60, userRules: { rules: ["||ads.example^"] } });
+  assert.equal(registered[1]!.inputs.deviceType, "MAC");
+  assert.equal(registered[1]!.inputs.dnsServerId, "srv-1");
+}
 
 /** What each mocks program prints: the registrations the mocks saw and the outputs that resolved. */
 interface MocksReport {
