@@ -511,6 +511,22 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       }),
     ),
     {
+      title: "the SDKs from the repository: pip from a git URL's subdirectory, go get of the module",
+      lang: "sh",
+      first: 'pip install "git+https://github.com/pulumi-dns-account/pulumi-dns-account#subdirectory=sdks/python"',
+      notRun: "GitHub cannot be reached from a test: test/package/sdks.test.ts runs the same pip install from a git+file:// snapshot of the repository and builds the Go module; here each line is held to the repository's folders and module path",
+      async run(block) {
+        const lines = block.text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+        assert.equal(lines.length, 2);
+        const pip = /^pip install "git\+https:\/\/github\.com\/pulumi-dns-account\/pulumi-dns-account#subdirectory=([\w/]+)"$/.exec(lines[0]!);
+        assert.ok(pip, lines[0]);
+        assert.ok(existsSync(path.join(root, pip[1]!, "pyproject.toml")), `${pip[1]} holds a Python project`);
+        const go = /^go get (github\.com\/pulumi-dns-account\/pulumi-dns-account\/([\w/]+))@main$/.exec(lines[1]!);
+        assert.ok(go, lines[1]);
+        assert.match(readFileSync(path.join(root, go[2]!, "go.mod"), "utf8"), new RegExp(`^module ${go[1]!.replace(/\./g, "\\.")}$`, "m"));
+      },
+    },
+    {
       title: "Pulumi YAML: two accounts, an explicit provider",
       lang: "yaml",
       first: "resources:",
