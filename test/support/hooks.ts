@@ -15,7 +15,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { _removeRunTempDirs } from "./temp";
+import { _removeRunTempDirs, REMOVE_TIMEOUT_MS } from "./temp";
 
 /**
  * How long the process may stay alive after the run ends: 30 s. What legitimately outlives the last
@@ -39,7 +39,8 @@ const atStart = new Set(ours());
 
 /** Root hooks: the temporary-folder check runs after every suite's `after` hooks. */
 export const mochaHooks = {
-  afterAll(): void {
+  afterAll(this: Mocha.Context): void {
+    this.timeout(REMOVE_TIMEOUT_MS);
     _removeRunTempDirs();
     const left = ours().filter((name) => !atStart.has(name));
     if (left.length > 0) {

@@ -20,6 +20,9 @@ const remove = (dirs: string[]): void => {
  * });
  * ```
  */
+/** How long a hook may take to remove folders (installed programs hold thousands of files). */
+export const REMOVE_TIMEOUT_MS = 300_000;
+
 export function _useTempDirs(): (prefix: string) => string {
   let inTest = false;
   const forTest: string[] = [];
@@ -27,11 +30,16 @@ export function _useTempDirs(): (prefix: string) => string {
   beforeEach(() => {
     inTest = true;
   });
-  afterEach(() => {
+  // Removing an installed program is slow on a busy machine: these hooks get the time it takes.
+  afterEach(function () {
+    this.timeout(REMOVE_TIMEOUT_MS);
     inTest = false;
     remove(forTest);
   });
-  after(() => remove(forSuite));
+  after(function () {
+    this.timeout(REMOVE_TIMEOUT_MS);
+    remove(forSuite);
+  });
   return (prefix) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
     (inTest ? forTest : forSuite).push(dir);
