@@ -34,14 +34,13 @@
  *   Parameterize, GetMapping(s), Construct and Call are never sent for this package, and answer
  *   UNIMPLEMENTED like the SDK's providers (no parameterized or bridged package, no components).
  */
-import { createRequire } from "node:module";
-import path from "node:path";
 import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import { VERSION } from "../../sdk/version";
 import { type Lifecycle, PartialCreateError, type ProviderContext } from "../shared/lifecycle";
 import { fromEnvironment } from "../credentials";
 import { fromVariables, knownKey, type PluginConfig, providerName, readConfig } from "./config";
 import { invoke, isFunction } from "./functions";
+import { type GrpcPieces, grpcPieces } from "./grpc-installed";
 import { schemaText, secretConfig, secretInputs, secretOutputs } from "./schema";
 import { unwrap, wire } from "./values";
 
@@ -57,24 +56,6 @@ const LIFECYCLES: Record<string, () => Lifecycle<any, any>> = {
   "dns-account:index:Device": () => require("../device/lifecycle") as Lifecycle<any, any>,
   "dns-account:index:DedicatedIpv4": () => require("../dedicated-ipv4/lifecycle") as Lifecycle<any, any>,
 };
-
-/** `@pulumi/pulumi`'s gRPC pieces, and the grpc-js and protobuf runtime it uses. */
-function pieces() {
-  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const req = createRequire(path.join(pulumiDir, "package.json"));
-  return {
-    grpc: req("@grpc/grpc-js"),
-    services: req("./proto/provider_grpc_pb.js"),
-    messages: req("./proto/provider_pb.js"),
-    plugin: req("./proto/plugin_pb.js"),
-    engine: req("./proto/engine_pb.js"),
-    engineServices: req("./proto/engine_grpc_pb.js"),
-    status: req("./proto/status_pb.js"),
-    any: req("google-protobuf/google/protobuf/any_pb.js"),
-    empty: req("google-protobuf/google/protobuf/empty_pb.js"),
-    struct: req("google-protobuf/google/protobuf/struct_pb.js"),
-  } as Record<string, any>;
-}
 
 /** The resource type of a request: its `type` field, else the URN's last type segment. */
 function typeOf(req: any): string {
@@ -94,7 +75,7 @@ function typeOf(req: any): string {
  * ```
  */
 export async function serve(engineAddress: string | undefined): Promise<{ port: number; close(): Promise<void> }> {
-  const p = pieces();
+  const p = grpcPieces();
   const { grpc, messages, struct } = p;
   let config: PluginConfig = { fields: {}, allowInsecureHttp: false };
   let engine: any;
@@ -305,7 +286,7 @@ function secretProperties(type: string): Set<string> {
 }
 
 /** A gRPC error for `err`: its message (never a secret: the package's errors name fields, not values); a partial create's state in ErrorResourceInitFailed. */
-function grpcError(p: Record<string, any>, err: unknown): object {
+function grpcError(p: GrpcPieces, err: unknown): object {
   // Our errors show their stable code (as explain() does for the resources'), e.g. for a function's base_url_conflict.
   const message = err instanceof DnsAccountError && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
   const metadata = new p.grpc.Metadata();

