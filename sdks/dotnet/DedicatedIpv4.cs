@@ -74,6 +74,7 @@ namespace Pulumi.DnsAccount
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-dns-account/pulumi-dns-account",
                 AdditionalSecretOutputs =
                 {
                     "credentials",
