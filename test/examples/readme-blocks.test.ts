@@ -30,6 +30,8 @@ const SCHEMA = JSON.parse(readFileSync(path.join(root, "provider", "schema", "sc
 };
 /** The service's default host: the blocks that use it reach the emulator through a local proxy. */
 const SERVICE_HOST = "api.adguard-dns.io";
+/** The package's version, as the install blocks name it. */
+const VERSION = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
 const PASSWORD = "emulator-password";
 
 /** A README line run as something else, or not at all (`run: null`), and why. */
@@ -48,6 +50,8 @@ interface Handler {
   first: string;
   /** …and its text contains this (for blocks whose first lines are alike). */
   contains?: string;
+  /** …and its text does not contain this. */
+  excludes?: string;
   /** Lines of a shell block run otherwise, each with its reason. */
   lines?: LineMapping[];
   /** Placeholders of a shell block (a reader's own path) replaced wherever they occur, with the reason. */
@@ -58,7 +62,7 @@ interface Handler {
 }
 
 function matches(h: Handler, b: FencedBlock): boolean {
-  return h.lang === b.lang && b.first.startsWith(h.first) && (h.contains === undefined || b.text.includes(h.contains));
+  return h.lang === b.lang && b.first.startsWith(h.first) && (h.contains === undefined || b.text.includes(h.contains)) && (h.excludes === undefined || !b.text.includes(h.excludes));
 }
 
 /**
@@ -463,6 +467,40 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
         }
       },
     },
+    ...[
+      { where: "the README", contains: "pip install" },
+      { where: "docs/plugin.md", contains: undefined },
+    ].map(
+      ({ where, contains }): Handler => ({
+        title: `the plugin as one executable (${where}): npm run package:plugin in the clone, then pulumi plugin install --file`,
+        lang: "sh",
+        first: "npm run package:plugin",
+        ...(contains ? { contains } : { excludes: "pip install" }),
+        lines: [
+          {
+            line: "pulumi plugin install resource dns-account",
+            run: `tar -xzf artifacts/pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz -C "$PLUGIN_DIR" && test "$(ls "$PLUGIN_DIR")" = pulumi-resource-dns-account`,
+            reason: "the pulumi CLI is not assumed here: test/engine/plugin-tarball.test.ts runs this install under the real engine; here the tarball is unpacked as the engine unpacks it, and its one executable started with no node on PATH",
+          },
+          ...(contains
+            ? [{ line: "pip install", run: null, reason: "GitHub cannot be reached from a test: test/package/sdks.test.ts runs the same pip install from a git+file:// snapshot" }]
+            : []),
+        ],
+        async run(block) {
+          const pluginDir = mkdtempSync(path.join(tmp, "plugin-"));
+          // The plugin build's cache is the machine's (a fresh HOME would build the executable again).
+          const cache = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache");
+          await runShell(this, block, { cwd: clone, env: { ...npmEnv(), XDG_CACHE_HOME: cache, PLUGIN_DIR: pluginDir } });
+          // Pulumi starts it with the engine's address; it prints its port, with no node anywhere on PATH.
+          const plugin = await _spawnProvider(path.join(pluginDir, "pulumi-resource-dns-account"), ["127.0.0.1:1"], { cwd: home, env: { PATH: "/nonexistent", HOME: home } });
+          try {
+            assert.ok(plugin.port > 0);
+          } finally {
+            await _stopProvider(plugin.child);
+          }
+        },
+      }),
+    ),
     {
       title: "Pulumi YAML: a server and a device",
       lang: "yaml",
