@@ -3,6 +3,10 @@ import { explain, explainWithQuota, initFailed, isNotFound } from "../../provide
 import { KeptError, provenGone } from "../../provider/shared/gone";
 import { PartialCreateError } from "../../provider/shared/lifecycle";
 import { containsUnknown, isUnknown, UNKNOWN } from "../../provider/shared/unknown";
+import { callFunction, type FunctionToken, isFunction } from "../../provider/shared/functions";
+import type { ProviderContext } from "../../provider/shared/lifecycle";
+import { resetSharedSessions } from "../../sdk/client/shared-session";
+import { _useTempDirs } from "../support/temp";
 import { type Client, createClient, DnsAccountError, QuotaError } from "../../sdk";
 import { _closeAll, _rejects, _useEmulator } from "../support/helpers";
 
@@ -99,5 +103,77 @@ describe("provider toolkit: unknowns, explain, provenGone (killing mutants)", ()
     );
     const foreign = await _rejects(provenGone(client, notFound, "device", "d1", async () => { throw new Error("x"); }));
     assert.match(foreign.message, /could not be read: a wrong base URL/);
+  });
+});
+
+describe("provider toolkit: the package's functions in the test process (killing mutants)", () => {
+  const emu = _useEmulator();
+  const tmp = _useTempDirs();
+  const HINT = "it takes { credentials }: an apiKey, or a Token's baseUrl and refreshToken";
+  const saved: Record<string, string | undefined> = {};
+  before(() => {
+    // No credential of this machine's environment or default profile takes part.
+    for (const [k, v] of Object.entries(process.env)) if (k.startsWith("DNS_ACCOUNT_")) (saved[k] = v), delete process.env[k];
+    process.env.DNS_ACCOUNT_CONFIG_DIR = tmp("dns-account-functions-");
+  });
+  after(async () => {
+    delete process.env.DNS_ACCOUNT_CONFIG_DIR;
+    Object.assign(process.env, Object.fromEntries(Object.entries(saved).filter(([, v]) => v !== undefined)));
+    await resetSharedSessions();
+  });
+  const ctx = (config: ProviderContext["config"]): ProviderContext => ({ config, allowInsecureHttp: false, warn: () => undefined });
+  const configured = () => ctx({ baseUrl: emu().url, apiKey: "emulator-api-key-user" });
+
+  it("isFunction: the four tokens, nothing inherited", () => {
+    for (const fn of ["getFilterLists", "getWebServices", "getParentalControlCategories", "getAccountLimits"]) assert.equal(isFunction(`dns-account:index:${fn}`), true, fn);
+    for (const other of ["dns-account:index:DnsServer", "toString", "__proto__", "constructor", ""]) assert.equal(isFunction(other), false, other);
+  });
+
+  it("each function reads its own list and gives the schema's shape: camelCase keys, declared properties only", async () => {
+    const lists = await callFunction(configured(), "dns-account:index:getFilterLists");
+    assert.deepEqual(Object.keys(lists), ["filterLists"]);
+    assert.ok(lists.filterLists.some((l) => l.filterId === "adguard_dns_filter"));
+    const services = await callFunction(configured(), "dns-account:index:getWebServices", {});
+    assert.deepEqual(Object.keys(services), ["webServices"]);
+    assert.ok(services.webServices.length > 0 && services.webServices.every((w) => typeof w.id === "string" && typeof w.name === "string"));
+    const categories = await callFunction(configured(), "dns-account:index:getParentalControlCategories", null as never);
+    assert.deepEqual(Object.keys(categories), ["categories"]);
+    assert.ok(categories.categories.length > 0);
+    const limits = await callFunction(configured(), "dns-account:index:getAccountLimits", { credentials: null as never });
+    assert.equal(limits.dnsServers.used, 1);
+    for (const r of [lists, services, categories, limits]) assert.doesNotMatch(JSON.stringify(r), /"[a-z]+_[a-z_]+":/, "no snake_case key");
+  });
+
+  it("the call's credentials come first; the arguments are checked, naming what is wrong", async () => {
+    const key = emu().addApiKey("user@example.com");
+    const wrongConfig = ctx({ baseUrl: emu().url, apiKey: "not-a-key" });
+    const limits = await callFunction(wrongConfig, "dns-account:index:getAccountLimits", { credentials: { baseUrl: emu().url, apiKey: key, refreshToken: undefined } as never });
+    assert.equal(limits.dnsServers.used, 1);
+    const refused = async (args: unknown, field: string, message: string) => {
+      const e = await _rejects(callFunction(configured(), "dns-account:index:getFilterLists" as FunctionToken, args as never));
+      assert.equal(e.code, "invalid_config", message);
+      assert.equal(e.field, field, message);
+      assert.equal(e.message, message);
+    };
+    for (const args of ["x", 1, []]) await refused(args, "args", `The arguments of getFilterLists must be an object: ${HINT}`);
+    await refused({ apiKey: "k" }, "apiKey", `apiKey is not an argument of getFilterLists: ${HINT}`);
+    for (const credentials of ["k", 1, []]) await refused({ credentials }, "credentials", `credentials must be an object: ${HINT}`);
+    await refused({ credentials: { password: "p" } }, "credentials.password", `credentials.password is not a credential of getFilterLists: ${HINT}`);
+    await refused({ credentials: { toString: "p" } }, "credentials.toString", `credentials.toString is not a credential of getFilterLists: ${HINT}`);
+    await refused({ credentials: { apiKey: 5 } }, "credentials.apiKey", "credentials.apiKey must be a string");
+    await refused({ credentials: { apiKey: { key: "k" } } }, "credentials.apiKey", "credentials.apiKey must be a string");
+  });
+
+  it("no credentials anywhere: the call's words, naming every way to give them", async () => {
+    const e = await _rejects(callFunction(ctx({ baseUrl: emu().url }), "dns-account:index:getWebServices", { credentials: {} }));
+    assert.equal(e.code, "invalid_config");
+    assert.equal(e.field, "credentials");
+    assert.equal(
+      e.message,
+      "No credentials: give the call credentials ({ apiKey } or a Token's { baseUrl, refreshToken }), or configure the provider " +
+        "(dns-account:apiKey, or dns-account:username with dns-account:password, dns-account:refreshToken, dns-account:profile, " +
+        "dns-account:credentialCommand), or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN, DNS_ACCOUNT_USERNAME with " +
+        "DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_PROFILE or DNS_ACCOUNT_CREDENTIAL_COMMAND, or run dns-account login (the default profile)",
+    );
   });
 });
