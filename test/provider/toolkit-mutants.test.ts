@@ -4,6 +4,9 @@ import { KeptError, provenGone } from "../../provider/shared/gone";
 import { PartialCreateError } from "../../provider/shared/lifecycle";
 import { containsUnknown, isUnknown, UNKNOWN } from "../../provider/shared/unknown";
 import { callFunction, type FunctionToken, isFunction } from "../../provider/shared/functions";
+import { accountClient, credentialProblem, serviceChecks } from "../../provider/shared/account-client";
+import { USER } from "../support/helpers";
+import { issueToken, TokenStore } from "../../sdk";
 import type { ProviderContext } from "../../provider/shared/lifecycle";
 import { resetSharedSessions } from "../../sdk/client/shared-session";
 import { _useTempDirs } from "../support/temp";
@@ -175,5 +178,101 @@ describe("provider toolkit: the package's functions in the test process (killing
         "dns-account:credentialCommand), or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN, DNS_ACCOUNT_USERNAME with " +
         "DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_PROFILE or DNS_ACCOUNT_CREDENTIAL_COMMAND, or run dns-account login (the default profile)",
     );
+  });
+});
+
+describe("provider toolkit: an account resource's client and checks in the test process (killing mutants)", () => {
+  const emu = _useEmulator();
+  const tmp = _useTempDirs();
+  const saved: Record<string, string | undefined> = {};
+  before(() => {
+    for (const [k, v] of Object.entries(process.env)) if (k.startsWith("DNS_ACCOUNT_")) (saved[k] = v), delete process.env[k];
+    process.env.DNS_ACCOUNT_CONFIG_DIR = tmp("dns-account-client-");
+  });
+  afterEach(() => resetSharedSessions());
+  after(() => {
+    for (const k of Object.keys(process.env)) if (k.startsWith("DNS_ACCOUNT_")) delete process.env[k];
+    Object.assign(process.env, Object.fromEntries(Object.entries(saved).filter(([, v]) => v !== undefined)));
+  });
+  const ctx = (config: ProviderContext["config"], allowInsecureHttp = false): ProviderContext => ({ config, allowInsecureHttp, warn: () => undefined });
+  const B = "https://b.example:8443";
+  const NONE_REASON =
+    "No credentials: give the resource credentials ({ apiKey } or a Token's { baseUrl, refreshToken }), or configure the provider " +
+    "(dns-account:apiKey, or dns-account:username with dns-account:password, dns-account:refreshToken, dns-account:profile, " +
+    "dns-account:credentialCommand), or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN, DNS_ACCOUNT_USERNAME with " +
+    "DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_PROFILE or DNS_ACCOUNT_CREDENTIAL_COMMAND, or run dns-account login (the default profile)";
+
+  it("accountClient: an API key, a password, a refresh token and a bare access token each reach the account", async () => {
+    const list = async (c: ProviderContext, credentials?: Parameters<typeof accountClient>[1]) => (await (await accountClient(c, credentials)).dnsServers.list()).length;
+    assert.equal(await list(ctx({ baseUrl: emu().url, apiKey: "emulator-api-key-user" })), 1);
+    assert.equal(await list(ctx({ baseUrl: emu().url, ...USER })), 1);
+    const { refreshToken, accessToken } = await issueToken({ baseUrl: emu().url, ...USER });
+    assert.equal(await list(ctx({}), { baseUrl: emu().url, refreshToken }), 1);
+    process.env.DNS_ACCOUNT_BASE_URL = emu().url;
+    process.env.DNS_ACCOUNT_ACCESS_TOKEN = accessToken;
+    try {
+      assert.equal(await list(ctx({})), 1);
+    } finally {
+      delete process.env.DNS_ACCOUNT_BASE_URL;
+      delete process.env.DNS_ACCOUNT_ACCESS_TOKEN;
+    }
+    // A password login's session is the one revoked at exit; the others mint nothing.
+    const before = emu().stats.passwordGrants;
+    await list(ctx({ baseUrl: emu().url, ...USER, mfaToken: "" }));
+    assert.equal(emu().stats.passwordGrants, before, "one shared session per credential: no second login");
+  });
+
+  it("accountClient: a conflict is blamed on credentials in an account resource's words; no credentials is the resource's own problem", async () => {
+    const e = await _rejects(accountClient(ctx({ baseUrl: B }), { apiKey: "k" }));
+    assert.equal(e.code, "base_url_conflict");
+    assert.equal(e.field, "credentials");
+    assert.match(e.message, /^dns-account:baseUrl points at https:\/\/b\.example:8443, but credentials\.apiKey \(with no base URL beside it: the service's own address\)/);
+    const none = await _rejects(accountClient(ctx({}), undefined));
+    assert.equal(none.field, "credentials");
+    assert.equal(none.message, NONE_REASON);
+    const both = await _rejects(accountClient(ctx({ password: "p", refreshToken: "r" }), undefined));
+    assert.equal(both.message, "Set either password or refreshToken (in config), not both");
+    const user = await _rejects(accountClient(ctx({ password: "p" }), undefined));
+    assert.equal(user.message, "A password needs a username (dns-account:username or DNS_ACCOUNT_USERNAME)");
+    assert.equal(user.field, "username");
+  });
+
+  it("credentialProblem: none, a conflict, a missing profile and a profile of another origin, each as a check failure; usable credentials are none", async () => {
+    assert.deepEqual(await credentialProblem(ctx({}), undefined), { property: "credentials", reason: NONE_REASON });
+    const conflict = await credentialProblem(ctx({ baseUrl: B }), { apiKey: "k" });
+    assert.equal(conflict?.property, "credentials");
+    assert.match(conflict!.reason, /^base_url_conflict: dns-account:baseUrl points at /);
+    const missing = await credentialProblem(ctx({ profile: "nope" }), undefined);
+    assert.equal(missing?.property, "profile");
+    assert.match(missing!.reason, /^No profile "nope" in .*: run dns-account login --profile nope$/);
+    await new TokenStore({ dir: process.env.DNS_ACCOUNT_CONFIG_DIR! }).put("elsewhere", { baseUrl: emu().url, apiKey: "k" });
+    const other = await credentialProblem(ctx({ profile: "elsewhere", baseUrl: B }), undefined);
+    assert.equal(other?.property, "credentials");
+    assert.match(other!.reason, /^base_url_conflict: dns-account:baseUrl points at https:\/\/b\.example:8443, but the profile "elsewhere"/);
+    assert.equal(await credentialProblem(ctx({ profile: "elsewhere" }), undefined), undefined);
+    assert.equal(await credentialProblem(ctx({ apiKey: "k" }), undefined), undefined);
+    // A credential command is not run by check.
+    assert.equal(await credentialProblem(ctx({ credentialCommand: "exit 1" }), undefined), undefined);
+  });
+
+  it("serviceChecks: credentials first; then, only when nothing else failed, the adopted object and the resource's own checks; an unreachable service is left to create", async () => {
+    const good = ctx({ baseUrl: emu().url, apiKey: "emulator-api-key-user" });
+    const seen: string[] = [];
+    const spec = {
+      what: "device",
+      exists: async (_c: unknown, id: string) => (seen.push(id), id === "there"),
+      more: async () => [{ property: "settings", reason: "more" }],
+    };
+    assert.deepEqual(await serviceChecks(ctx({}), { credentials: UNKNOWN as never }, false, spec), []);
+    assert.deepEqual(await serviceChecks(ctx({}), {}, false, spec), [{ property: "credentials", reason: NONE_REASON }]);
+    assert.deepEqual(await serviceChecks(ctx({}), {}, true, spec), [{ property: "credentials", reason: NONE_REASON }], "always reported");
+    assert.deepEqual(await serviceChecks(good, { adopt: "gone" }, true, spec), []);
+    assert.deepEqual(await serviceChecks(good, { adopt: "gone" }, false, spec), [{ property: "adopt", reason: "adopt names no device of this account" }, { property: "settings", reason: "more" }]);
+    assert.deepEqual(await serviceChecks(good, { adopt: "there" }, false, spec), [{ property: "settings", reason: "more" }]);
+    assert.deepEqual(await serviceChecks(good, { adopt: UNKNOWN }, false, { what: "device", exists: spec.exists }), []);
+    assert.deepEqual(await serviceChecks(good, {}, false, { what: "device", exists: spec.exists }), []);
+    assert.deepEqual(seen, ["gone", "there"], "exists is asked only for a known adopt");
+    const unreachable = { ...spec, exists: async () => Promise.reject(new Error("connect ECONNREFUSED")) };
+    assert.deepEqual(await serviceChecks(good, { adopt: "x" }, false, unreachable), []);
   });
 });
