@@ -7,7 +7,9 @@ import { callFunction, type FunctionToken, isFunction } from "../../provider/sha
 import { accountClient, credentialProblem, serviceChecks } from "../../provider/shared/account-client";
 import { USER } from "../support/helpers";
 import { issueToken, TokenStore } from "../../sdk";
-import type { ProviderContext } from "../../provider/shared/lifecycle";
+import { insecureOf, type Lifecycle, type ProviderContext } from "../../provider/shared/lifecycle";
+import { dynamicFace } from "../../provider/shared/dynamic-face";
+import { configure as configureStack, dynamicContext } from "../../provider/shared/stack-config";
 import { resetSharedSessions } from "../../sdk/client/shared-session";
 import { _useTempDirs } from "../support/temp";
 import { type Client, createClient, DnsAccountError, QuotaError } from "../../sdk";
@@ -274,5 +276,93 @@ describe("provider toolkit: an account resource's client and checks in the test 
     assert.deepEqual(seen, ["gone", "there"], "exists is asked only for a known adopt");
     const unreachable = { ...spec, exists: async () => Promise.reject(new Error("connect ECONNREFUSED")) };
     assert.deepEqual(await serviceChecks(good, { adopt: "x" }, false, unreachable), []);
+  });
+});
+
+describe("provider toolkit: the dynamic face and the stack config in the test process (killing mutants)", () => {
+  type Call = [string, ProviderContext, ...unknown[]];
+  const calls: Call[] = [];
+  const lifecycle: Lifecycle<object, object> = {
+    check: async (c, olds, news) => (calls.push(["check", c, olds, news]), { inputs: news }),
+    diff: async (c, id, olds, news) => (calls.push(["diff", c, id, olds, news]), { changes: true, replaces: ["name"], deleteBeforeReplace: false }),
+    create: async (c, inputs) => {
+      calls.push(["create", c, inputs]);
+      if ((inputs as { fail?: string }).fail === "partial") throw new PartialCreateError("half done", "id-1", { name: "x" });
+      if ((inputs as { fail?: string }).fail === "plain") throw new Error("nothing made");
+      return { id: "id-1", outs: { name: "x" } };
+    },
+    read: async (c, id, props) => (calls.push(["read", c, id, props]), id === "gone" ? {} : id === "bare" ? { id } : { id, props: { name: "y" } }),
+    update: async (c, id, olds, news) => (calls.push(["update", c, id, olds, news]), { outs: { name: "z" } }),
+    remove: async (c, id, props) => void calls.push(["remove", c, id, props]),
+  };
+  const config = (values: Record<string, string>) => ({ config: { get: (k: string) => values[k] } }) as never;
+  after(() => configureStack(config({})));
+
+  it("stack config: the dns-account keys and allowInsecureHttp reach every call's context; a config that throws is no value", async () => {
+    const warnings: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => (warnings.push(chunk), true)) as never;
+    try {
+      await configureStack(config({ "dns-account:apiKey": "k", "dns-account:baseUrl": "https://a.example", "other:apiKey": "no", "dns-account:allowInsecureHttp": "true" }));
+      const c = dynamicContext();
+      assert.deepEqual(c.config, { apiKey: "k", baseUrl: "https://a.example" });
+      assert.equal(c.allowInsecureHttp, true);
+      c.warn("careful");
+      assert.deepEqual(warnings, ["warning: careful\n"]);
+    } finally {
+      process.stderr.write = write;
+    }
+    await configureStack({ config: { get: () => { throw new Error("secret missing"); } } } as never);
+    assert.deepEqual(dynamicContext().config, {});
+    assert.equal(dynamicContext().allowInsecureHttp, false);
+  });
+
+  it("dynamic face: every method runs the lifecycle's with the stack's context; read's gone and bare answers; delete is remove", async () => {
+    const face = dynamicFace(() => lifecycle);
+    await face.configure(config({ "dns-account:refreshToken": "r" }));
+    calls.length = 0;
+    assert.deepEqual(await face.check({ a: 1 }, { b: 2 }), { inputs: { b: 2 } });
+    assert.deepEqual(await face.diff("id-1", { a: 1 }, { b: 2 }), { changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    assert.deepEqual(await face.create({ name: "x" }), { id: "id-1", outs: { name: "x" } });
+    assert.deepEqual(await face.read("id-1", { name: "x" }), { id: "id-1", props: { name: "y" } });
+    assert.deepEqual(await face.read("gone", { name: "x" }), {});
+    assert.deepEqual(await face.read("bare", { name: "x" }), { id: "bare" });
+    assert.deepEqual(await face.update("id-1", { name: "x" }, { name: "z" }), { outs: { name: "z" } });
+    assert.equal(await face.delete("id-1", { name: "z" }), undefined);
+    assert.deepEqual(calls.map(([m, , ...rest]) => [m, ...rest]), [
+      ["check", { a: 1 }, { b: 2 }],
+      ["diff", "id-1", { a: 1 }, { b: 2 }],
+      ["create", { name: "x" }],
+      ["read", "id-1", { name: "x" }],
+      ["read", "gone", { name: "x" }],
+      ["read", "bare", { name: "x" }],
+      ["update", "id-1", { name: "x" }, { name: "z" }],
+      ["remove", "id-1", { name: "z" }],
+    ]);
+    for (const [, c] of calls) assert.deepEqual(c.config, { refreshToken: "r" });
+  });
+
+  it("dynamic face: a partial create carries its outputs and this resource's __provider for the host's partial state; other errors pass as they are", async () => {
+    const face = dynamicFace(() => lifecycle);
+    const partial = (await _rejects(face.create({ fail: "partial", __provider: "serialized" }))) as PartialCreateError & { properties: object; reasons: string[] };
+    assert.ok(partial instanceof PartialCreateError);
+    assert.equal(partial.id, "id-1");
+    assert.deepEqual(partial.properties, { name: "x", __provider: "serialized" });
+    assert.deepEqual(partial.reasons, ["half done"]);
+    const bare = (await _rejects(face.create({ fail: "partial" }))) as PartialCreateError & { properties: object };
+    assert.deepEqual(bare.properties, { name: "x" });
+    assert.equal(Object.hasOwn(bare.properties, "__provider"), false);
+    const plain = await _rejects(face.create({ fail: "plain" }));
+    assert.equal(plain.message, "nothing made");
+    assert.equal("properties" in plain, false);
+  });
+
+  it("lifecycle: insecureOf only when allowed; PartialCreateError is named so", () => {
+    assert.deepEqual(insecureOf({ config: {}, allowInsecureHttp: true, warn: () => undefined }), { allowInsecureHttp: true });
+    assert.deepEqual(insecureOf({ config: {}, allowInsecureHttp: false, warn: () => undefined }), {});
+    const e = new PartialCreateError("m", "i", { a: 1 });
+    assert.equal(e.name, "PartialCreateError");
+    assert.equal(e.message, "m");
+    assert.deepEqual([e.id, e.outs], ["i", { a: 1 }]);
   });
 });
