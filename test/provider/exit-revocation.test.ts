@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const MODULE = path.join(__dirname, "..", "..", "provider", "shared", "exit-revocation.js");
+
+/** Runs `body` in a fresh Node process with `revokeAtExit` and a fake session maker; `signal` is sent once it prints "ready". */
+function run(body: string, signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
+  const script = `
+const { revokeAtExit } = require(${JSON.stringify(MODULE)});
+const session = (name, how = "ok") => ({ revoke: () => (process.stdout.write("revoked " + name + "\\n"), how === "fail" ? Promise.reject(new Error("offline")) : Promise.resolve()) });
+${body}`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let sent = false;
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+    if (signal && !sent && out.includes("ready\n")) sent = child.kill(signal);
+  });
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve) => child.once("close", (code, sig) => resolve({ code, signal: sig, out })));
+}
+
+/**
+ * Password logins of a program or provider host mint refresh tokens that no state records: they are
+ * revoked when the process ends (its loop empties, or SIGTERM/SIGINT, re-raised after).
+ */
+describe("revocation at exit of the sessions a password login minted", function () {
+  this.timeout(60_000);
+
+  it("when the event loop empties: every session once, a failing one no failure; the listeners are hooked once per process, across copies of the module", async () => {
+    const r = await run(`
+revokeAtExit(session("a"));
+revokeAtExit(session("b", "fail"));
+delete require.cache[require.resolve(${JSON.stringify(MODULE)})];
+require(${JSON.stringify(MODULE)}).revokeAtExit(session("c"));
+console.log("listeners", process.listenerCount("beforeExit"), process.listenerCount("SIGTERM"), process.listenerCount("SIGINT"));`);
+    assert.equal(r.code, 0, r.out);
+    assert.equal(r.out, "listeners 1 1 1\nrevoked a\nrevoked b\nrevoked c\n");
+  });
+
+  it("nothing minted: nothing hooked, nothing revoked", async () => {
+    const r = await run(`console.log("listeners", process.listenerCount("beforeExit"), process.listenerCount("SIGTERM"));`);
+    assert.equal(r.out, "listeners 0 0\n");
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`on ${signal}: every session revoked, then the signal re-raised so the process ends by it`, async () => {
+      const r = await run(`revokeAtExit(session("a")); revokeAtExit(session("b")); setInterval(() => {}, 1000); console.log("ready");`, signal);
+      assert.equal(r.signal, signal, r.out);
+      assert.equal(r.out, "ready\nrevoked a\nrevoked b\n");
+    });
+  }
+});
