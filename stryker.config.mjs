@@ -24,7 +24,7 @@ const GROUPS = {
   },
   toolkit: {
     mutate: ["provider/shared/*.ts"],
-    spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
+    spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/exit-revocation.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
   },
   export: {
     mutate: ["provider/export.ts", "sdk/cli/commands/export.ts"],
