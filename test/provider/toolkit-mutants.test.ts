@@ -154,6 +154,9 @@ describe("provider toolkit: the package's functions in the test process (killing
     const wrongConfig = ctx({ baseUrl: emu().url, apiKey: "not-a-key" });
     const limits = await callFunction(wrongConfig, "dns-account:index:getAccountLimits", { credentials: { baseUrl: emu().url, apiKey: key, refreshToken: undefined } as never });
     assert.equal(limits.dnsServers.used, 1);
+    // A credential given as null (an engine's absent value) is no credential, as undefined is.
+    const withNull = await callFunction(wrongConfig, "dns-account:index:getAccountLimits", { credentials: { baseUrl: emu().url, apiKey: key, refreshToken: null } as never });
+    assert.equal(withNull.dnsServers.used, 1);
     const refused = async (args: unknown, field: string, message: string) => {
       const e = await _rejects(callFunction(configured(), "dns-account:index:getFilterLists" as FunctionToken, args as never));
       assert.equal(e.code, "invalid_config", message);
