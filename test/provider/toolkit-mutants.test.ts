@@ -5,7 +5,7 @@ import { PartialCreateError } from "../../provider/shared/lifecycle";
 import { containsUnknown, isUnknown, UNKNOWN } from "../../provider/shared/unknown";
 import { callFunction, type FunctionToken, isFunction } from "../../provider/shared/functions";
 import { accountClient, credentialProblem, serviceChecks } from "../../provider/shared/account-client";
-import { USER } from "../support/helpers";
+import { MFA_USER, USER } from "../support/helpers";
 import { issueToken, TokenStore } from "../../sdk";
 import { insecureOf, type Lifecycle, type ProviderContext } from "../../provider/shared/lifecycle";
 import { dynamicFace } from "../../provider/shared/dynamic-face";
@@ -221,7 +221,23 @@ describe("provider toolkit: an account resource's client and checks in the test 
       delete process.env.DNS_ACCOUNT_BASE_URL;
       delete process.env.DNS_ACCOUNT_ACCESS_TOKEN;
     }
-    // A password login's session is the one revoked at exit; the others mint nothing.
+    // An MFA code goes with the password.
+    assert.equal(await list(ctx({ baseUrl: emu().url, ...MFA_USER, mfaToken: "123456" })), 1);
+    // Only a password login's session is revoked at exit (it minted a refresh token no state records).
+    const minted = (globalThis as unknown as Record<symbol, { sessions: Set<unknown> } | undefined>)[Symbol.for("pulumi-dns-account.minted-sessions")];
+    const byPassword = await accountClient(ctx({ baseUrl: emu().url, username: USER.username, password: USER.password }), undefined);
+    assert.equal(minted?.sessions.has(byPassword.session), true);
+    minted!.sessions.delete(byPassword.session);
+    const byToken = await accountClient(ctx({}), { baseUrl: emu().url, refreshToken });
+    assert.equal(minted!.sessions.has(byToken.session), false);
+    // Nothing else set: the CLI's default profile.
+    await new TokenStore({ dir: process.env.DNS_ACCOUNT_CONFIG_DIR! }).put("default", { baseUrl: emu().url, apiKey: "emulator-api-key-user" });
+    try {
+      assert.equal(await list(ctx({})), 1);
+    } finally {
+      await new TokenStore({ dir: process.env.DNS_ACCOUNT_CONFIG_DIR! }).put("default", undefined);
+    }
+    // A password login's session is shared; the others mint nothing.
     const before = emu().stats.passwordGrants;
     await list(ctx({ baseUrl: emu().url, ...USER, mfaToken: "" }));
     assert.equal(emu().stats.passwordGrants, before, "one shared session per credential: no second login");
