@@ -336,6 +336,19 @@ describe("provider toolkit: the dynamic face and the stack config in the test pr
     assert.equal(dynamicContext().allowInsecureHttp, false);
   });
 
+  it("stack config before configure: no credential fields, plain http:// refused", () => {
+    const file = require.resolve("../../provider/shared/stack-config");
+    const cached = require.cache[file];
+    delete require.cache[file];
+    try {
+      const fresh = require(file) as typeof import("../../provider/shared/stack-config");
+      assert.deepEqual(fresh.dynamicContext().config, {});
+      assert.equal(fresh.dynamicContext().allowInsecureHttp, false);
+    } finally {
+      require.cache[file] = cached;
+    }
+  });
+
   it("dynamic face: every method runs the lifecycle's with the stack's context; read's gone and bare answers; delete is remove", async () => {
     const face = dynamicFace(() => lifecycle);
     await face.configure(config({ "dns-account:refreshToken": "r" }));
