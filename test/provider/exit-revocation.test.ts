@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
 const MODULE = path.join(__dirname, "..", "..", "provider", "shared", "exit-revocation.js");
+/** Children still running (a failed test's): killed after each test. */
+const running = new Set<ChildProcess>();
 
 /** Runs `body` in a fresh Node process with `revokeAtExit` and a fake session maker; `signal` is sent once it prints "ready". */
 function run(body: string, signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
@@ -11,6 +13,7 @@ const { revokeAtExit } = require(${JSON.stringify(MODULE)});
 const session = (name, how = "ok") => ({ revoke: () => (process.stdout.write("revoked " + name + "\\n"), how === "fail" ? Promise.reject(new Error("offline")) : Promise.resolve()) });
 ${body}`;
   const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
   let out = "";
   let sent = false;
   child.stdout.on("data", (d: Buffer) => {
@@ -18,7 +21,7 @@ ${body}`;
     if (signal && !sent && out.includes("ready\n")) sent = child.kill(signal);
   });
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve) => child.once("close", (code, sig) => resolve({ code, signal: sig, out })));
+  return new Promise((resolve) => child.once("close", (code, sig) => (running.delete(child), resolve({ code, signal: sig, out }))));
 }
 
 /**
@@ -27,6 +30,10 @@ ${body}`;
  */
 describe("revocation at exit of the sessions a password login minted", function () {
   this.timeout(60_000);
+  afterEach(() => {
+    for (const child of running) child.kill("SIGKILL");
+    running.clear();
+  });
 
   it("when the event loop empties: every session once, a failing one no failure; the listeners are hooked once per process, across copies of the module", async () => {
     const r = await run(`
