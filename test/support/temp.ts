@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
+/** How long removing a suite's folders may take (synchronous: it cannot hang, only be slow). */
+const REMOVE_MS = 300_000;
+
 const remove = (dirs: string[]): void => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 };
@@ -27,11 +30,17 @@ export function _useTempDirs(): (prefix: string) => string {
   beforeEach(() => {
     inTest = true;
   });
-  afterEach(() => {
+  // Removing an installed program (node_modules) can take longer than a test's default timeout on a
+  // busy machine; the hooks may be made before the suite sets its own timeout, so they set theirs.
+  afterEach(function () {
+    this.timeout(REMOVE_MS);
     inTest = false;
     remove(forTest);
   });
-  after(() => remove(forSuite));
+  after(function () {
+    this.timeout(REMOVE_MS);
+    remove(forSuite);
+  });
   return (prefix) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
     (inTest ? forTest : forSuite).push(dir);
