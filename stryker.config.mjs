@@ -28,7 +28,7 @@ const GROUPS = {
   },
   export: {
     mutate: ["provider/export.ts", "sdk/cli/commands/export.ts"],
-    spec: ["dist/test/provider/export-mutants.test.js", "dist/test/sdk/cli/commands/export.test.js"],
+    spec: ["dist/test/provider/export-mutants.test.js", "dist/test/sdk/cli/commands/export.test.js", "dist/test/sdk/cli/commands/emulator-seed.test.js"],
   },
 };
 
