@@ -24,11 +24,11 @@ const GROUPS = {
   },
   toolkit: {
     mutate: ["provider/shared/*.ts"],
-    spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
+    spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/exit-revocation.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
   },
   export: {
     mutate: ["provider/export.ts", "cli/commands/export.ts"],
-    spec: ["dist/test/provider/export-mutants.test.js", "dist/test/cli/commands/export.test.js"],
+    spec: ["dist/test/provider/export-mutants.test.js", "dist/test/cli/commands/export.test.js", "dist/test/cli/commands/emulator-seed.test.js"],
   },
 };
 

@@ -19,6 +19,10 @@ export function _cli(args: string[], env: NodeJS.ProcessEnv, input?: string): Pr
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  // A command that exits without reading its input closes the pipe: EPIPE then is no failure of the run.
+  child.stdin.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+  });
   child.stdin.end(input ?? "");
   return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { importInputs as addressInputs } from "../../provider/dedicated-ipv4/lifecycle";
 import { importInputs as deviceInputs } from "../../provider/device/lifecycle";
 import { importInputs as serverInputs } from "../../provider/dns-server/lifecycle";
-import { bulkImportFile, type ExportedResource, exportAccount, resourceName, typescriptProgram } from "../../provider/export";
+import { bulkImportFile, type ExportedResource, exportAccount, resourceName, typescriptProgram, UNMANAGED } from "../../provider/export";
 import { type Client, createClient } from "../../sdk";
 import { _closeAll, _useEmulator } from "../support/helpers";
 
@@ -158,6 +158,105 @@ new DedicatedIpv4("ip-192.0.2.3", {
     assert.equal(
       typescriptProgram([]),
       "// Made by dns-account export --format typescript: the account as it was, adopted by the program.\n// The next pulumi up changes nothing; change a value here and up applies it.\n",
+    );
+  });
+});
+
+describe("export, second run: identifiers, order, concurrency, literals (killing mutants)", () => {
+  const emu = _useEmulator({ limits: { devices: 20, dns_servers: 10, dedicated_ipv4: 3 } });
+  let client: Client;
+  before(() => {
+    client = createClient({ baseUrl: emu().url, apiKey: "emulator-api-key-user", retry: { retries: 0 } });
+  });
+  after(() => _closeAll(() => client?.close()));
+
+  it("UNMANAGED: the six service fields left out, each with its reason", () => {
+    assert.deepEqual(UNMANAGED.map((u) => u.field), [
+      "dns_servers.settings.parental_control_settings.blocked_filtering_categories",
+      "dns_servers.settings.filter_lists_settings.filter_list[].enabled",
+      "dns_servers.settings.parental_control_settings.blocked_services[].enabled",
+      "dns_servers.settings.parental_control_settings.screen_time_schedule.daily_schedule[].from_time/to_time of a disabled day",
+      "devices.doh_password",
+      "dedicated_addresses.ipv4 of an adopted, unlinked address",
+    ]);
+    for (const u of UNMANAGED) assert.ok(u.reason.length > 20, u.field);
+  });
+
+  it("identifiers: camelCase of the name's words, '_' only between digits or before a leading digit, the kind's word once, unique ignoring case", async () => {
+    const server = await client.dnsServers.create({ name: "!!!" });
+    const names = ["Kids Room", "_x", "_", "a1b-2", "1-a2", "floor1-2nd", "ab-c", "abc"];
+    for (const name of names) await client.devices.create({ name, device_type: "IOS", dns_server_id: server.id });
+    const out = await exportAccount(client);
+    assert.deepEqual(out.filter((r) => r.kind === "DnsServer").map((r) => [r.name, r.variable]), [["default-server", "defaultServer"], ["dns-server", "dnsServer"]]);
+    const byName = new Map(out.filter((r) => r.kind === "Device").map((r) => [r.inputs.name, [r.name, r.variable]]));
+    assert.deepEqual(names.map((n) => byName.get(n)), [
+      ["kids-room", "kidsRoomDevice"],
+      ["_x", "xDevice"],
+      ["_", "unnamedDevice"],
+      ["a1b-2", "a1b2Device"],
+      ["1-a2", "_1A2Device"],
+      ["floor1-2nd", "floor1_2ndDevice"],
+      ["ab-c", byName.get("ab-c")![1]],
+      ["abc", byName.get("abc")![1]],
+    ]);
+    // The second of the two by id is numbered: the first keeps its own spelling.
+    assert.ok(
+      [["abCDevice", "abcDevice2"], ["abCDevice2", "abcDevice"]].some((pair) => JSON.stringify(pair) === JSON.stringify([byName.get("ab-c")![1], byName.get("abc")![1]])),
+      JSON.stringify([byName.get("ab-c"), byName.get("abc")]),
+    );
+  });
+
+  it("order and reads: servers (default first) and devices by id, addresses by ip, whatever order the service lists them in; at most four servers read at a time", async () => {
+    for (let i = 0; i < 5; i++) await client.dnsServers.create({ name: `s${i}` });
+    await client.dedicatedIpv4.allocate();
+    await client.dedicatedIpv4.allocate();
+    const expected = await exportAccount(client);
+    assert.ok(expected.filter((r) => r.kind === "DnsServer").length >= 7 && expected.filter((r) => r.kind === "DedicatedIpv4").length >= 2);
+    let inFlight = 0;
+    let most = 0;
+    const reversed = {
+      dnsServers: {
+        list: async () => (await client.dnsServers.list()).reverse(),
+        get: async (id: string) => {
+          most = Math.max(most, ++inFlight);
+          try {
+            await new Promise((r) => setImmediate(r));
+            return await client.dnsServers.get(id);
+          } finally {
+            inFlight--;
+          }
+        },
+      },
+      devices: { list: async () => (await client.devices.list()).reverse() },
+      dedicatedIpv4: { list: async () => (await client.dedicatedIpv4.list()).reverse() },
+    } as unknown as Client;
+    assert.deepEqual(await exportAccount(reversed), expected);
+    assert.equal(most, 4);
+  });
+
+  it("typescriptProgram: literals of empty and longer lists, null, left-out undefined, keys that are no identifiers; a device with no server", () => {
+    const program = typescriptProgram([
+      { kind: "Device", name: "d", variable: "dDevice", id: "d9", inputs: { name: "D", deviceType: "IOS", settings: { a: [], b: ["x", "y"], c: null, d: undefined, "a-b": 1, "1a": 2, ok_1: true } } as never },
+    ]);
+    assert.equal(
+      program.split("\n").slice(4).join("\n"),
+      `new Device("d", {
+  adopt: "d9",
+  name: "D",
+  deviceType: "IOS",
+  settings: {
+    a: [],
+    b: [
+      "x",
+      "y",
+    ],
+    c: null,
+    "a-b": 1,
+    "1a": 2,
+    ok_1: true,
+  },
+});
+`,
     );
   });
 });

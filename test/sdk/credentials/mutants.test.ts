@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
+import dns from "node:dns";
 import { DEFAULT_BASE_URL } from "../../../sdk/http/transport";
-import { NONE, type OriginCheck, resolveCredentials, usableCredentials } from "../../../sdk/credentials/resolve";
+import { NONE, type OriginCheck, problemError, resolveCredentials, urlOrigin, usableCredentials } from "../../../sdk/credentials/resolve";
+import { BaseUrlConflictError, ConfigError } from "../../../sdk/errors";
+import { resetSharedSessions } from "../../../sdk/client/shared-session";
 import { TokenStore } from "../../../sdk/credentials/token-store";
-import { commandSource, environmentSource, optionsSource, profileSource, resolveCredential } from "../../../sdk/credentials/credential-sources";
+import { commandSource, defaultCredentialChain, environmentSource, optionsSource, profileSource, resolveCredential } from "../../../sdk/credentials/credential-sources";
 import { issueToken } from "../../../sdk";
 import { _rejects, _useEmulator, MFA_USER, USER } from "../../support/helpers";
 import { _useTempDirs } from "../../support/temp";
@@ -228,6 +231,184 @@ describe("credential chain: what mutation testing found unchecked", () => {
         "No credentials found (tried: environment, profile, command): run dns-account login, or set DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_REFRESH_TOKEN, " +
           "DNS_ACCOUNT_USERNAME and DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_ACCESS_TOKEN or DNS_ACCOUNT_CREDENTIAL_COMMAND",
       );
+    });
+  });
+
+  describe("the SDK chain's origin checks (second run: survivors of the origin rule)", () => {
+    const emu = _useEmulator();
+    afterEach(() => resetSharedSessions());
+    const A = "https://a.example";
+    const B = "https://b.example:8443";
+    const TAIL = ": a secret is sent only to the origin of the place that holds it. Give the base URL beside the secret, or remove ";
+    const conflictOf = async (p: Promise<unknown>, message: string) => {
+      const e = await _rejects(p);
+      assert.ok(e instanceof BaseUrlConflictError, e.message);
+      assert.equal(e.field, "baseUrl");
+      assert.equal(e.message, message);
+    };
+    /** A store holding `ci` and `default` at A (API keys: nothing is sent anywhere). */
+    const storeAtA = async () => {
+      const store = new TokenStore({ dir: tmp("dns-account-mutants-") });
+      await store.put("ci", { baseUrl: A, apiKey: "k-ci" });
+      await store.put("default", { baseUrl: A, apiKey: "k-default" });
+      return store;
+    };
+    const printing = (printed: object) => `echo '${JSON.stringify(printed)}'`;
+
+    it("explicit fields: each source's fields by its own names; a lower source's base URL goes with its own secret", async () => {
+      await conflictOf(
+        optionsSource({ apiKey: "k" }, { DNS_ACCOUNT_BASE_URL: B }).load(),
+        `DNS_ACCOUNT_BASE_URL points at ${B}, but apiKey (with no base URL beside it: the service's own address) belongs to https://api.adguard-dns.io${TAIL}DNS_ACCOUNT_BASE_URL`,
+      );
+      await conflictOf(
+        environmentSource({ DNS_ACCOUNT_BASE_URL: B, DNS_ACCOUNT_API_KEY: "k" }, undefined, { baseUrl: A }).load(),
+        `baseUrl points at ${A}, but DNS_ACCOUNT_API_KEY (with DNS_ACCOUNT_BASE_URL) belongs to ${B}${TAIL}baseUrl`,
+      );
+      // DNS_ACCOUNT_BASE_URL alone steers the options' key (within its origin, path and all)…
+      const v2 = `${DEFAULT_BASE_URL}/v2`;
+      assert.equal((await optionsSource({ apiKey: "k" }, { DNS_ACCOUNT_BASE_URL: v2 }).load())!.baseUrl, v2);
+      // …but beside a secret of the environment's own it goes with that secret, not the options' one.
+      for (const own of [{ DNS_ACCOUNT_API_KEY: "k2" }, { DNS_ACCOUNT_ACCESS_TOKEN: "a2" }, { DNS_ACCOUNT_CREDENTIAL_COMMAND: "x" }, { DNS_ACCOUNT_PROFILE: "x" }]) {
+        assert.equal((await optionsSource({ apiKey: "k" }, { DNS_ACCOUNT_BASE_URL: v2, ...own }).load())!.baseUrl, DEFAULT_BASE_URL, JSON.stringify(own));
+      }
+    });
+
+    it("allowInsecureHttp reaches the session of explicit fields and of the chain (http:// to a non-loopback host)", async () => {
+      const insecure = { baseUrl: "http://dns.example", refreshToken: "r" };
+      const refused = await _rejects(optionsSource(insecure).load());
+      assert.equal(refused.code, "invalid_config");
+      assert.equal(refused.field, "baseUrl");
+      assert.equal((await optionsSource({ ...insecure, allowInsecureHttp: true }).load())!.baseUrl, insecure.baseUrl);
+      const store = new TokenStore({ dir: tmp("dns-account-mutants-") });
+      assert.equal((await resolveCredential(defaultCredentialChain({ credentials: insecure, allowInsecureHttp: true, env: {}, store }))).baseUrl, insecure.baseUrl);
+    });
+
+    it("a credential command's refresh token goes to the http:// host it printed when allowInsecureHttp is set", async () => {
+      const { refreshToken } = await issueToken({ baseUrl: emu().url, ...USER });
+      const host = `http://mutants-emulator:${new URL(emu().url).port}`;
+      const original = dns.lookup;
+      // The name answers 127.0.0.1 in this process only, as docker-compose's service names do.
+      (dns as { lookup: unknown }).lookup = (name: string, options: unknown, callback?: unknown) => {
+        if (name !== "mutants-emulator") return (original as (...a: unknown[]) => void).call(dns, name, options, callback);
+        const cb = (typeof options === "function" ? options : callback) as (...a: unknown[]) => void;
+        const all = typeof options === "object" && options !== null && (options as { all?: boolean }).all;
+        if (all) process.nextTick(cb, null, [{ address: "127.0.0.1", family: 4 }]);
+        else process.nextTick(cb, null, "127.0.0.1", 4);
+      };
+      try {
+        const command = printing({ refreshToken, baseUrl: host });
+        const refused = await _rejects(commandSource({ command, env: {} }).load().then((c) => c!.token()));
+        assert.equal(refused.code, "invalid_config");
+        const token = await (await commandSource({ command, env: {}, allowInsecureHttp: true }).load())!.token();
+        assert.equal(token.baseUrl, host);
+        assert.match(token.accessToken, /\S{16,}/);
+      } finally {
+        (dns as { lookup: unknown }).lookup = original;
+      }
+    });
+
+    it("a profile's own URL against the base URLs given around it, named by where the profile was named", async () => {
+      const store = await storeAtA();
+      const steer = { url: B, name: "baseUrl" };
+      const own = { url: B, name: "DNS_ACCOUNT_BASE_URL" };
+      await conflictOf(profileSource({ store, profile: "ci", env: {}, origin: { steer } }).load(), `baseUrl points at ${B}, but the profile "ci" (--profile) belongs to ${A}${TAIL}baseUrl`);
+      await conflictOf(
+        profileSource({ store, env: { DNS_ACCOUNT_PROFILE: "ci" }, origin: { own } }).load(),
+        `DNS_ACCOUNT_BASE_URL points at ${B}, but the profile "ci" (DNS_ACCOUNT_PROFILE) belongs to ${A}${TAIL}DNS_ACCOUNT_BASE_URL`,
+      );
+      await conflictOf(profileSource({ store, env: {}, origin: { steer } }).load(), `baseUrl points at ${B}, but the profile "default" (the default profile) belongs to ${A}${TAIL}baseUrl`);
+      // The base URL beside DNS_ACCOUNT_PROFILE counts only for the profile it names: not for --profile, nor for the default one.
+      assert.equal((await profileSource({ store, profile: "ci", env: {}, origin: { own } }).load())!.baseUrl, A);
+      assert.equal((await profileSource({ store, profile: "ci", env: { DNS_ACCOUNT_PROFILE: "default" }, origin: { own } }).load())!.profile, "ci");
+      assert.equal((await profileSource({ store, env: {}, origin: { own } }).load())!.profile, "default");
+      // The same origin written another way, and no claims at all, are no conflict.
+      assert.equal((await profileSource({ store, profile: "ci", env: {}, origin: { steer: { url: `${A}/`, name: "baseUrl" } } }).load())!.baseUrl, A);
+      assert.equal((await profileSource({ store, profile: "ci", env: {} }).load())!.baseUrl, A);
+      // A profile named here but not required is a miss when missing, whatever DNS_ACCOUNT_PROFILE says.
+      assert.equal(await profileSource({ store, profile: "x", env: { DNS_ACCOUNT_PROFILE: "ci" } }).load(), undefined);
+    });
+
+    it("a credential command's printed URL against the base URL beside it or before it, named by where the command came from", async () => {
+      const command = printing({ accessToken: "a", baseUrl: A });
+      const token = (options: Parameters<typeof commandSource>[0]) => commandSource(options).load().then((c) => c!.token());
+      await conflictOf(token({ command, baseUrl: B, env: {} }), `baseUrl points at ${B}, but the credential command (command), by the baseUrl it printed, belongs to ${A}${TAIL}baseUrl`);
+      await conflictOf(
+        token({ env: { DNS_ACCOUNT_CREDENTIAL_COMMAND: command, DNS_ACCOUNT_BASE_URL: B } }),
+        `DNS_ACCOUNT_BASE_URL points at ${B}, but the credential command (DNS_ACCOUNT_CREDENTIAL_COMMAND), by the baseUrl it printed, belongs to ${A}${TAIL}DNS_ACCOUNT_BASE_URL`,
+      );
+      await conflictOf(token({ command, env: {}, origin: { steer: { url: B, name: "baseUrl" } } }), `baseUrl points at ${B}, but the credential command (command), by the baseUrl it printed, belongs to ${A}${TAIL}baseUrl`);
+      // Nothing printed: the URL beside the command is its origin, and one given before it must agree.
+      const silent = printing({ accessToken: "a" });
+      await conflictOf(
+        token({ command: silent, baseUrl: A, env: {}, origin: { steer: { url: B, name: "dns-account:baseUrl" } } }),
+        `dns-account:baseUrl points at ${B}, but the credential command (command) (with baseUrl) belongs to ${A}${TAIL}dns-account:baseUrl`,
+      );
+      await conflictOf(
+        token({ env: { DNS_ACCOUNT_CREDENTIAL_COMMAND: silent, DNS_ACCOUNT_BASE_URL: A }, origin: { steer: { url: B, name: "baseUrl" } } }),
+        `baseUrl points at ${B}, but the credential command (DNS_ACCOUNT_CREDENTIAL_COMMAND) (with DNS_ACCOUNT_BASE_URL) belongs to ${A}${TAIL}baseUrl`,
+      );
+      assert.equal((await token({ command, env: {} })).baseUrl, A);
+    });
+
+    it("defaultCredentialChain: the options' and the environment's base URLs reach every link", async () => {
+      const store = await storeAtA();
+      const empty = new TokenStore({ dir: tmp("dns-account-mutants-") });
+      const chain = (options: Parameters<typeof defaultCredentialChain>[0]) => resolveCredential(defaultCredentialChain(options));
+      // --profile: the options before it, and their base URL steers it.
+      await conflictOf(chain({ profile: "ci", store, env: {}, credentials: { baseUrl: B } }), `baseUrl points at ${B}, but the profile "ci" (--profile) belongs to ${A}${TAIL}baseUrl`);
+      assert.equal((await chain({ profile: "ci", store, env: {}, credentials: { apiKey: "k" } })).source, "options");
+      // The default profile: DNS_ACCOUNT_BASE_URL steers it unless the options give one.
+      await conflictOf(chain({ store, env: { DNS_ACCOUNT_BASE_URL: B } }), `DNS_ACCOUNT_BASE_URL points at ${B}, but the profile "default" (the default profile) belongs to ${A}${TAIL}DNS_ACCOUNT_BASE_URL`);
+      await conflictOf(chain({ store, env: { DNS_ACCOUNT_BASE_URL: A }, credentials: { baseUrl: B } }), `baseUrl points at ${B}, but the profile "default" (the default profile) belongs to ${A}${TAIL}baseUrl`);
+      assert.equal((await chain({ store, env: { DNS_ACCOUNT_BASE_URL: B }, credentials: { baseUrl: A } })).profile, "default");
+      // The environment's credential: the options' base URL before it.
+      await conflictOf(
+        chain({ store: empty, env: { DNS_ACCOUNT_BASE_URL: B, DNS_ACCOUNT_API_KEY: "k" }, credentials: { baseUrl: A } }),
+        `baseUrl points at ${A}, but DNS_ACCOUNT_API_KEY (with DNS_ACCOUNT_BASE_URL) belongs to ${B}${TAIL}baseUrl`,
+      );
+      // The command: given here, and steered by the options' base URL.
+      const command = printing({ accessToken: "a", baseUrl: A });
+      const byCommand = await chain({ store: empty, env: {}, command });
+      assert.equal(byCommand.source, "command");
+      await conflictOf(chain({ store: empty, env: {}, command, credentials: { baseUrl: B } }).then((c) => c.token()), `baseUrl points at ${B}, but the credential command (command), by the baseUrl it printed, belongs to ${A}${TAIL}baseUrl`);
+    });
+  });
+
+  describe("resolve.ts: what the second run found", () => {
+    it("a lower source holding a secret of its own does not steer a profile (its base URL is only `lower`)", () => {
+      const lower = { url: "https://b.example", name: "DNS_ACCOUNT_BASE_URL" };
+      const secret = 'the profile "ci" (dns-account:profile)';
+      for (const env of [{ apiKey: "k" }, { accessToken: "a" }, { password: "p" }, { refreshToken: "r" }, { profile: "p" }, { credentialCommand: "c" }]) {
+        assert.deepEqual(resolveCredentials([["config", { profile: "ci" }], ["environment", { baseUrl: lower.url, ...env }]], { apiKey: true, accessToken: true }), {
+          mode: "profile", profile: "ci", source: "config", origin: { lower, secret },
+        }, JSON.stringify(env));
+      }
+    });
+
+    it("a conflict names the secret's field in the surface's words, the caller's own included", () => {
+      const base = { baseUrl: "https://b.example" };
+      const tail = "(with no base URL beside it: the service's own address) belongs to https://api.adguard-dns.io";
+      const reason = (r: unknown) => (r as { reason: string }).reason;
+      assert.match(reason(resolveCredentials([["args", base], ["config", { accessToken: "a" }]], { accessToken: true })), new RegExp(`but dns-account:accessToken ${tail.replace(/[()]/g, "\\$&")}`));
+      assert.match(reason(resolveCredentials([["args", base], ["config", { refreshToken: "r" }]])), /but dns-account:refreshToken \(with no base URL/);
+      const words = { source: () => "", username: "", field: (kind: string, field: string) => `<${kind}.${field}>` };
+      assert.match(reason(resolveCredentials([["args", base], ["environment", { apiKey: "k" }]], { apiKey: true, words })), /^<args\.baseUrl> points at https:\/\/b\.example, but <environment\.apiKey> \(with no base URL/);
+    });
+
+    it("urlOrigin: a URL without an origin, or no URL at all, is its own origin", () => {
+      assert.equal(urlOrigin("file:///a"), "file:///a");
+      assert.notEqual(urlOrigin("file:///a"), urlOrigin("file:///b"));
+      assert.equal(urlOrigin("not a url"), "not a url");
+    });
+
+    it("problemError: a conflict is a BaseUrlConflictError, anything else a ConfigError, both naming the property", () => {
+      const plain = problemError({ property: "username", reason: "r" });
+      assert.ok(plain instanceof ConfigError && !(plain instanceof BaseUrlConflictError));
+      assert.equal(plain.code, "invalid_config");
+      assert.equal(plain.field, "username");
+      const conflict = problemError({ property: "baseUrl", reason: "r", code: "base_url_conflict" });
+      assert.ok(conflict instanceof BaseUrlConflictError);
+      assert.equal(conflict.field, "baseUrl");
     });
   });
 });
