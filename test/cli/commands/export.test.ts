@@ -298,6 +298,9 @@ describe("dns-account export", function () {
   it("--format typescript: a program that compiles (strict, no unused names), with unique identifiers that shadow nothing and no stack outputs; adopting it changes nothing", async () => {
     const r = await cli(["export", "--format", "typescript"], env);
     assert.equal(r.code, 0, r.stderr);
+    // Printed line for line: each comment on its own line, one newline at the end (no blank last line).
+    assert.deepEqual(r.stdout.split("\n").slice(0, 2).map((l) => l.slice(0, 8)), ["// Made ", "// The n"]);
+    assert.ok(r.stdout.endsWith(";\n"), "ends with its last statement and one newline");
     const program = await _installedProgram();
     const dir = path.join(program, "exported");
     mkdirSync(dir, { recursive: true });
