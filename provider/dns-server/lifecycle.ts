@@ -5,7 +5,7 @@ import { explain as explainAs, explainWithQuota, initFailed } from "../shared/ex
 import { provenGone } from "../shared/gone";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import type { DnsServerSettings } from "./types";
-import { checkSettings, drift, effective, programField, project, toServiceUpdate } from "./settings";
+import { checkSettings, drift, effective, programField, project, toServiceCreate, toServiceUpdate } from "./settings";
 
 /** Errors in the program's names: `settings.blockingMode.ipv4`, not the service's field. */
 const explain = (action: string, err: unknown, hint?: string): Error => explainAs(action, err, hint, programField);
@@ -89,7 +89,7 @@ export async function diff(_ctx: ProviderContext, _id: string, olds: DnsServerOu
   return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-/** Creates the server (or adopts one) and applies the declared name and settings. */
+/** Creates the server with its declared settings in one request (or adopts one and applies the declared name and settings). */
 export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Promise<CreateResult<DnsServerOutputs>> {
   let client: Client;
   try {
@@ -109,12 +109,15 @@ export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Pro
   }
   let created: LiveServer;
   try {
-    created = await client.dnsServers.create({ name: inputs.name as string });
+    // One request: the declared settings go in the create body (DNSServerCreate.settings).
+    const settings = toServiceCreate(inputs.settings);
+    created = await client.dnsServers.create({ name: inputs.name as string, ...(settings ? { settings: settings as never } : {}) });
   } catch (err) {
     throw await explainWithQuota("Creating the DNS server failed", err, client, programField);
   }
   try {
-    // A new server's state is the create response; only applied settings need reading again.
+    // A new server's state is the create response. What the create could not carry (a blocking mode
+    // without its mode, list entries a service merging lists keeps enabled) is applied now and read again.
     const changed = await apply(client, created, inputs);
     return { id: created.id, outs: state(changed ? await client.dnsServers.get(created.id) : created, inputs) };
   } catch (err) {
