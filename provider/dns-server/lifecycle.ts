@@ -39,21 +39,51 @@ export async function check(ctx: ProviderContext, _olds: DnsServerInputs, news: 
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 
-/** Every filter list, web service and category id is one the service knows (public reference data: named). */
+/**
+ * Every filter list, web service and category id is one the service knows (public reference data: named).
+ * A list is fetched only when the program names at least one id of it, and once per process and service
+ * (see {@link referenceIds}).
+ */
 async function knownIds(client: Client, s: DnsServerSettings): Promise<Failure[]> {
   const failures: Failure[] = [];
-  const lookups: [string, readonly unknown[] | undefined, () => Promise<string[]>][] = [
-    ["settings.filterLists.ids", s.filterLists?.ids, async () => (await client.filterLists.list()).map((l) => l.filter_id)],
-    ["settings.blockedServices", s.blockedServices, async () => (await client.webServices.list()).map((w) => w.id)],
-    ["settings.blockedCategories", s.blockedCategories, async () => (await client.parentalControlCategories.list()).map((c) => c.id)],
+  const lookups: [string, readonly unknown[] | undefined, ReferenceList][] = [
+    ["settings.filterLists.ids", s.filterLists?.ids, "filterLists"],
+    ["settings.blockedServices", s.blockedServices, "webServices"],
+    ["settings.blockedCategories", s.blockedCategories, "parentalControlCategories"],
   ];
-  for (const [property, ids, known] of lookups) {
-    if (!Array.isArray(ids) || containsUnknown(ids)) continue;
-    const valid = new Set(await known());
+  for (const [property, ids, list] of lookups) {
+    if (!Array.isArray(ids) || ids.length === 0 || containsUnknown(ids)) continue;
+    const valid = await referenceIds(client, list);
     const bad = ids.filter((id) => !valid.has(id as string));
     if (bad.length) failures.push({ property, reason: `${property}: unknown id ${bad.map((b) => JSON.stringify(b)).join(", ")}` });
   }
   return failures;
+}
+
+type ReferenceList = "filterLists" | "webServices" | "parentalControlCategories";
+
+/** The reference ids fetched so far in this process, by list and base URL (a failed fetch is forgotten). */
+const referenceCache = new Map<string, Promise<Set<string>>>();
+
+/**
+ * The ids of one reference list of the service at the client's base URL, fetched at most once per
+ * process: they are the same for every account and change with the service's releases, not within one
+ * `up`. Concurrent checks share the one request.
+ */
+function referenceIds(client: Client, list: ReferenceList): Promise<Set<string>> {
+  const key = `${list} ${client.baseUrl}`;
+  let ids = referenceCache.get(key);
+  if (!ids) {
+    const fetch = async (): Promise<string[]> => {
+      if (list === "filterLists") return (await client.filterLists.list()).map((l) => l.filter_id);
+      if (list === "webServices") return (await client.webServices.list()).map((w) => w.id);
+      return (await client.parentalControlCategories.list()).map((c) => c.id);
+    };
+    ids = fetch().then((all) => new Set(all));
+    referenceCache.set(key, ids);
+    ids.catch(() => referenceCache.delete(key));
+  }
+  return ids;
 }
 
 /**

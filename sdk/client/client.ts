@@ -202,6 +202,11 @@ export class Client {
     return this.#base.host;
   }
 
+  /** The base URL (origin and path prefix, no trailing slash), e.g. `https://api.adguard-dns.io`. Never carries a credential. */
+  get baseUrl(): string {
+    return this.#origin + this.#pathPrefix;
+  }
+
   /** How the client authenticates: `apiKey` or `session` (tokens). */
   get authMode(): "apiKey" | "session" {
     return this.#apiKey !== undefined ? "apiKey" : "session";

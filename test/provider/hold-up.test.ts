@@ -224,6 +224,22 @@ describe("account resources against a service that does not behave", function ()
       await t.host.delete(s.id, t.urn("DnsServer", "one-post"), s.properties);
     });
 
+    it("checks fetch the web-service ids once per process, and only for a program that names a blocked service", async () => {
+      const p = t.providers;
+      const stats = t.emu.stats;
+      let before = stats.requests;
+      await t.host.check(t.urn("DnsServer", "none-named"), {}, { __provider: p.DnsServer, name: "None named", settings: { blockedServices: [] } });
+      assert.equal(stats.requests - before, 0, "no blocked service named: no request");
+      before = stats.requests;
+      const checks = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => t.host.check(t.urn("DnsServer", `named${i}`), {}, { __provider: p.DnsServer, name: `Named ${i}`, settings: declared })),
+      );
+      for (const c of checks) assert.deepEqual(c.failures ?? [], []);
+      const bad = await t.host.check(t.urn("DnsServer", "bad"), {}, { __provider: p.DnsServer, name: "Bad", settings: { blockedServices: ["no_such_service"] } });
+      assert.match(JSON.stringify(bad.failures), /settings\.blockedServices: unknown id/);
+      assert.equal(stats.requests - before, 1, "six checks naming blocked services: one GET /web_services");
+    });
+
     it("a DnsServer whose settings the service refuses is not created: one request, nothing left, nothing recorded", async () => {
       const p = t.providers;
       const serversBefore = (await t.dashboard.dnsServers.list()).length;
