@@ -240,6 +240,27 @@ describe("account resources against a service that does not behave", function ()
       assert.equal(stats.requests - before, 1, "six checks naming blocked services: one GET /web_services");
     });
 
+    it("a refresh of N devices lists the dedicated addresses once, and a read after this process links one sees it", async () => {
+      const p = t.providers;
+      const stats = t.emu.stats;
+      const N = 50;
+      const made = await Promise.all(
+        Array.from({ length: N }, (_, i) => t.host.create(t.urn("Device", `r${i}`), { __provider: p.Device, name: `Refreshed ${i}`, deviceType: "LINUX", dnsServerId: server.id })),
+      );
+      const all = [...made, device];
+      const before = stats.requests;
+      const reads = await Promise.all(all.map((d, i) => t.host.read(d.id, t.urn("Device", i < N ? `r${i}` : "kept"), d.properties)));
+      assert.equal(stats.requests - before, all.length + 1, `${all.length} devices: a GET each and one listing of the addresses`);
+      assert.deepEqual(reads.at(-1)!.properties.linkedIpv4, [address.id], "the kept device's address, from the listing");
+      assert.deepEqual(reads[0]!.properties.linkedIpv4, []);
+      // A write of this process (linking an address to the first device) is never hidden by a listing from before it.
+      const linked = await t.host.create(t.urn("DedicatedIpv4", "r0"), { __provider: p.DedicatedIpv4, deviceId: made[0]!.id });
+      const again = await t.host.read(made[0]!.id, t.urn("Device", "r0"), made[0]!.properties);
+      assert.deepEqual(again.properties.linkedIpv4, [linked.id]);
+      await t.host.delete(linked.id, t.urn("DedicatedIpv4", "r0"), linked.properties);
+      await Promise.all(made.map((d, i) => t.host.delete(d.id, t.urn("Device", `r${i}`), d.properties)));
+    });
+
     it("a DnsServer whose settings the service refuses is not created: one request, nothing left, nothing recorded", async () => {
       const p = t.providers;
       const serversBefore = (await t.dashboard.dnsServers.list()).length;
