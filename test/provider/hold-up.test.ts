@@ -171,6 +171,7 @@ describe("account resources against a service that does not behave", function ()
       try {
         const p = fresh.providers;
         const stats = fresh.emu.stats;
+        const connectionsAtStart = stats.connections;
         let before = stats.requests;
         const s = await fresh.host.create(fresh.urn("DnsServer", "count"), { __provider: p.DnsServer, name: "Count" });
         assert.ok(stats.requests - before <= 2, `a server: ${stats.requests - before} requests (one login, one create)`);
@@ -185,6 +186,8 @@ describe("account resources against a service that does not behave", function ()
         );
         assert.ok(stats.requests - before <= N + 2, `${N} devices: ${stats.requests - before} requests`);
         assert.ok(stats.connections - connectionsBefore <= 16, `${N} concurrent creates: ${stats.connections - connectionsBefore} new connections`);
+        // The login goes through the client's own connections: no 17th one for the token endpoint.
+        assert.ok(stats.connections - connectionsAtStart <= 16, `the login and ${N + 1} creates: ${stats.connections - connectionsAtStart} connections`);
         assert.deepEqual(made[0]!.properties.linkedIpv4, []);
         before = stats.requests;
         await fresh.host.read(made[0]!.id, fresh.urn("Device", "d0"), made[0]!.properties);
