@@ -17,6 +17,7 @@ import { createClient, Session } from "../sdk";
 import { startProviderHost } from "../test/support/engine/provider-host";
 import { startPlugin } from "../test/support/engine/plugin-host";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support/program";
+import { providerPhases } from "./provider-phases";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -551,7 +552,7 @@ registered((r) => r.type.endsWith(":Device") && r.inputs.__provider).then((r) =>
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["provider", provider], ["first-call", hostFirstCall], ["plugin", plugin], ["heap", heap]] as const;
+  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["serialized", provider], ["provider", providerPhases], ["first-call", hostFirstCall], ["plugin", plugin], ["heap", heap]] as const;
   const only = process.argv.slice(2);
   for (const [name, step] of steps) {
     if (only.length > 0 && !only.includes(name)) continue;
