@@ -80,7 +80,7 @@ const omitted = (v: unknown): boolean => v === undefined || typeof v === "functi
  */
 function jsonValue(v: unknown): unknown {
   if (v === null || typeof v === "string" || typeof v === "boolean") return v;
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v === "number") return Number.isFinite(v) ? v + 0 : null; // -0 is 0 in JSON
   if (typeof v === "bigint") throw new TypeError("Do not know how to serialize a BigInt");
   if (typeof (v as { toJSON?: unknown }).toJSON === "function") return jsonValue((v as { toJSON(): unknown }).toJSON());
   if (Array.isArray(v)) return v.map((x) => (omitted(x) ? null : jsonValue(x)));

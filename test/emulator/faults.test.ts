@@ -90,7 +90,7 @@ describe("emulator faults and options", () => {
 
 describe("emulator command line", () => {
   it("starts with --port, prints its URL, serves, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [path.join(_repoRoot(), "dist", "emulator", "cli.js"), "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(_repoRoot(), "dist", "cli", "main.js"), "emulator", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
     try {
       const url = await _waitForLine(child, /listening on (http:\/\/\S+)/);
       const res = await request(`${url}/static/swagger/openapi.json`);
@@ -104,7 +104,7 @@ describe("emulator command line", () => {
   });
 
   it("exits 2 with a usage message for a bad port", async () => {
-    const child = spawn(process.execPath, [path.join(_repoRoot(), "dist", "emulator", "cli.js"), "--port", "nope"]);
+    const child = spawn(process.execPath, [path.join(_repoRoot(), "dist", "cli", "main.js"), "emulator", "--port", "nope"]);
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     const code = await new Promise((r) => child.once("exit", r));
