@@ -14,9 +14,8 @@ describe("plugin values: wire()", () => {
     })).node;
     fc.assert(
       fc.property(fc.dictionary(fc.string(), value), (props) => {
-        const expected: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(props)) if (v !== undefined) expected[k] = JSON.parse(JSON.stringify(v));
-        assert.deepEqual(wire(props, new Set()), expected);
+        // The round trip of the whole object: top-level undefined dropped, `__proto__` an own key.
+        assert.deepEqual(wire(props, new Set()), JSON.parse(JSON.stringify(props)));
       }),
     );
   });
