@@ -18,6 +18,7 @@ import { createClient, Session } from "../sdk";
 import { startProviderHost } from "../test/support/engine/provider-host";
 import { startPlugin } from "../test/support/engine/plugin-host";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support/program";
+import { providerPhases } from "./provider-phases";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -623,7 +624,7 @@ async function pluginStart(): Promise<void> {
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["provider", provider], ["first-call", hostFirstCall], ["plugin", plugin], ["plugin-start", pluginStart], ["heap", heap]] as const;
+  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["serialized", provider], ["provider", providerPhases], ["first-call", hostFirstCall], ["plugin", plugin], ["plugin-start", pluginStart], ["heap", heap]] as const;
   const only = process.argv.slice(2);
   for (const [name, step] of steps) {
     if (only.length > 0 && !only.includes(name)) continue;

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
-import type { Client } from "../../sdk/client/client";
+import { type Client, writesSoFar } from "../../sdk/client/client";
 import { accountClient, serviceChecks } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
@@ -127,13 +127,71 @@ export async function create(ctx: ProviderContext, inputs: DeviceInputs): Promis
   }
 }
 
+/** A listing of the account's dedicated addresses, shared by the reads that follow it closely. */
+interface Listing {
+  /** {@link writesSoFar} when the listing began: any write of this process since makes it stale. */
+  writes: number;
+  /** When it began, and when a read last used it (ms). */
+  startedAt: number;
+  usedAt: number;
+  /** Linked addresses by device id, in the order the service lists them. */
+  byDevice: Promise<Map<string, string[]>>;
+}
+
+/** A listing serves reads that each follow the last within this many ms… */
+export const LISTING_IDLE_MS = 2_000;
+/** …for at most this long after it began. */
+export const LISTING_MAX_MS = 30_000;
+
+const listings = new WeakMap<Client, Listing>();
+
 /**
- * Refresh: what the service has now (two requests); a device deleted out of band is gone once the
+ * The dedicated IPv4 addresses linked to a device, as `GET /devices/{id}/dedicated_addresses` gives
+ * them, from one listing of the account's addresses (`GET /dedicated_addresses/ipv4`) shared by the
+ * reads of a refresh: a refresh of N devices lists them once, not N times. A listing serves only reads
+ * that follow it closely ({@link LISTING_IDLE_MS}, {@link LISTING_MAX_MS}) and none after any write
+ * this process made (a link, an unlink, a delete…), so it never hides this process's own changes.
+ * Without a usable listing (it failed), the device's own addresses are asked for.
+ */
+async function linkedAddresses(client: Client, id: string): Promise<{ ipv4: string[] }> {
+  const now = Date.now();
+  const writes = writesSoFar();
+  let listing = listings.get(client);
+  if (!listing || listing.writes !== writes || now - listing.usedAt > LISTING_IDLE_MS || now - listing.startedAt > LISTING_MAX_MS) {
+    const byDevice = client.dedicatedIpv4.list().then((all) => {
+      const map = new Map<string, string[]>();
+      for (const a of all) if (a.device_id !== undefined && a.device_id !== null) map.set(a.device_id, [...(map.get(a.device_id) ?? []), a.ip]);
+      return map;
+    });
+    listing = { writes, startedAt: now, usedAt: now, byDevice };
+    listings.set(client, listing);
+    const mine = listing;
+    byDevice.catch(() => {
+      if (listings.get(client) === mine) listings.delete(client);
+    });
+  }
+  listing.usedAt = now;
+  try {
+    const byDevice = await listing.byDevice;
+    // A write finished while the listing was on its way: it may predate the write, so ask again.
+    if (writesSoFar() !== listing.writes) return linkedAddresses(client, id);
+    return { ipv4: [...(byDevice.get(id) ?? [])] };
+  } catch {
+    return (await client.devices.dedicatedAddresses(id)) as { ipv4: string[] };
+  }
+}
+
+/**
+ * Refresh: what the service has now (a GET of the device, and the account's dedicated addresses listed
+ * once for all the devices a refresh reads); a device deleted out of band is gone once the
  * account's listing proves it. With no state (an import), also the inputs that describe the device.
  */
 export async function read(ctx: ProviderContext, id: string, props: DeviceOutputs): Promise<ReadResult<DeviceOutputs, DeviceInputs>> {
   try {
     const client = await accountClient(ctx, props.credentials);
+    // The account's dedicated addresses are listed once for the reads of a refresh, alongside this GET.
+    const addresses = linkedAddresses(client, id);
+    addresses.catch(() => undefined); // awaited below, unless the device is gone
     let device: LiveDevice;
     try {
       device = await client.devices.get(id);
@@ -141,7 +199,7 @@ export async function read(ctx: ProviderContext, id: string, props: DeviceOutput
       if (await provenGone(client, err, "device", id, async () => (await client.devices.list()).map((d) => d.id))) return {};
       throw err;
     }
-    const dedicated = await client.devices.dedicatedAddresses(id);
+    const dedicated = await addresses;
     if (props.deviceId === undefined) {
       // An import: the device's name, type, server and settings, as a program would declare them.
       const inputs = importInputs(device);

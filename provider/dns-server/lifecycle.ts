@@ -5,7 +5,7 @@ import { explain as explainAs, explainWithQuota, initFailed } from "../shared/ex
 import { provenGone } from "../shared/gone";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import type { DnsServerSettings } from "./types";
-import { checkSettings, drift, effective, programField, project, toServiceUpdate } from "./settings";
+import { checkSettings, drift, effective, programField, project, toServiceCreate, toServiceUpdate } from "./settings";
 
 /** Errors in the program's names: `settings.blockingMode.ipv4`, not the service's field. */
 const explain = (action: string, err: unknown, hint?: string): Error => explainAs(action, err, hint, programField);
@@ -39,21 +39,51 @@ export async function check(ctx: ProviderContext, _olds: DnsServerInputs, news: 
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 
-/** Every filter list, web service and category id is one the service knows (public reference data: named). */
+/**
+ * Every filter list, web service and category id is one the service knows (public reference data: named).
+ * A list is fetched only when the program names at least one id of it, and once per process and service
+ * (see {@link referenceIds}).
+ */
 async function knownIds(client: Client, s: DnsServerSettings): Promise<Failure[]> {
   const failures: Failure[] = [];
-  const lookups: [string, readonly unknown[] | undefined, () => Promise<string[]>][] = [
-    ["settings.filterLists.ids", s.filterLists?.ids, async () => (await client.filterLists.list()).map((l) => l.filter_id)],
-    ["settings.blockedServices", s.blockedServices, async () => (await client.webServices.list()).map((w) => w.id)],
-    ["settings.blockedCategories", s.blockedCategories, async () => (await client.parentalControlCategories.list()).map((c) => c.id)],
+  const lookups: [string, readonly unknown[] | undefined, ReferenceList][] = [
+    ["settings.filterLists.ids", s.filterLists?.ids, "filterLists"],
+    ["settings.blockedServices", s.blockedServices, "webServices"],
+    ["settings.blockedCategories", s.blockedCategories, "parentalControlCategories"],
   ];
-  for (const [property, ids, known] of lookups) {
-    if (!Array.isArray(ids) || containsUnknown(ids)) continue;
-    const valid = new Set(await known());
+  for (const [property, ids, list] of lookups) {
+    if (!Array.isArray(ids) || ids.length === 0 || containsUnknown(ids)) continue;
+    const valid = await referenceIds(client, list);
     const bad = ids.filter((id) => !valid.has(id as string));
     if (bad.length) failures.push({ property, reason: `${property}: unknown id ${bad.map((b) => JSON.stringify(b)).join(", ")}` });
   }
   return failures;
+}
+
+type ReferenceList = "filterLists" | "webServices" | "parentalControlCategories";
+
+/** The reference ids fetched so far in this process, by list and base URL (a failed fetch is forgotten). */
+const referenceCache = new Map<string, Promise<Set<string>>>();
+
+/**
+ * The ids of one reference list of the service at the client's base URL, fetched at most once per
+ * process: they are the same for every account and change with the service's releases, not within one
+ * `up`. Concurrent checks share the one request.
+ */
+function referenceIds(client: Client, list: ReferenceList): Promise<Set<string>> {
+  const key = `${list} ${client.baseUrl}`;
+  let ids = referenceCache.get(key);
+  if (!ids) {
+    const fetch = async (): Promise<string[]> => {
+      if (list === "filterLists") return (await client.filterLists.list()).map((l) => l.filter_id);
+      if (list === "webServices") return (await client.webServices.list()).map((w) => w.id);
+      return (await client.parentalControlCategories.list()).map((c) => c.id);
+    };
+    ids = fetch().then((all) => new Set(all));
+    referenceCache.set(key, ids);
+    ids.catch(() => referenceCache.delete(key));
+  }
+  return ids;
 }
 
 /**
@@ -89,7 +119,7 @@ export async function diff(_ctx: ProviderContext, _id: string, olds: DnsServerOu
   return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-/** Creates the server (or adopts one) and applies the declared name and settings. */
+/** Creates the server with its declared settings in one request (or adopts one and applies the declared name and settings). */
 export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Promise<CreateResult<DnsServerOutputs>> {
   let client: Client;
   try {
@@ -109,12 +139,15 @@ export async function create(ctx: ProviderContext, inputs: DnsServerInputs): Pro
   }
   let created: LiveServer;
   try {
-    created = await client.dnsServers.create({ name: inputs.name as string });
+    // One request: the declared settings go in the create body (DNSServerCreate.settings).
+    const settings = toServiceCreate(inputs.settings);
+    created = await client.dnsServers.create({ name: inputs.name as string, ...(settings ? { settings: settings as never } : {}) });
   } catch (err) {
     throw await explainWithQuota("Creating the DNS server failed", err, client, programField);
   }
   try {
-    // A new server's state is the create response; only applied settings need reading again.
+    // A new server's state is the create response. What the create could not carry (a blocking mode
+    // without its mode, list entries a service merging lists keeps enabled) is applied now and read again.
     const changed = await apply(client, created, inputs);
     return { id: created.id, outs: state(changed ? await client.dnsServers.get(created.id) : created, inputs) };
   } catch (err) {

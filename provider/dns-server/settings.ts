@@ -135,6 +135,24 @@ export function toServiceUpdate(declared: DnsServerSettings, live?: Json): Json 
 }
 
 /**
+ * The settings of a create body (`DNSServerCreate.settings`) for what is declared, so a new server
+ * takes them in its one `POST`. Without the server's live settings, a blocking mode declared without
+ * its `mode` cannot be sent (the service requires `blocking_mode` with it): it is left out, and the
+ * create's caller applies what the new server still lacks. Undefined when nothing can be sent.
+ */
+export function toServiceCreate(declared: DnsServerSettings | undefined): Json | undefined {
+  const update = toServiceUpdate(declared ?? {});
+  for (const [, service] of BLOCKING_MODES) {
+    const bm = at(update, service) as Json | undefined;
+    if (!bm || bm.blocking_mode !== undefined) continue;
+    const parent = service.length === 1 ? update : (at(update, service.slice(0, -1)) as Json);
+    delete parent[service[service.length - 1] as string];
+    if (service.length > 1 && Object.keys(parent).length === 0) delete update[service[0] as string];
+  }
+  return Object.keys(update).length > 0 ? update : undefined;
+}
+
+/**
  * What the service has for each declared setting, in the declared shape; a setting the service does not
  * report keeps its declared value (it cannot drift as far as anyone can see).
  */

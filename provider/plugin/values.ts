@@ -64,9 +64,33 @@ function plain(v: unknown): unknown {
 export function wire(props: object, secrets: ReadonlySet<string>): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(props)) {
-    if (v === undefined) continue;
-    const clean = JSON.parse(JSON.stringify(v)) as unknown;
-    out[k] = secrets.has(k) ? secret(clean) : clean;
+    if (omitted(v)) continue;
+    const clean = jsonValue(v);
+    own(out, k, secrets.has(k) ? secret(clean) : clean);
   }
   return out;
+}
+
+/** What JSON leaves out of an object (and writes as `null` in an array). */
+const omitted = (v: unknown): boolean => v === undefined || typeof v === "function" || typeof v === "symbol";
+
+/**
+ * `JSON.parse(JSON.stringify(v))` in one walk, without the text in between: `toJSON` honoured, a
+ * non-finite number `null`, what JSON omits dropped from objects and `null` in arrays.
+ */
+function jsonValue(v: unknown): unknown {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") return Number.isFinite(v) ? v + 0 : null; // -0 is 0 in JSON
+  if (typeof v === "bigint") throw new TypeError("Do not know how to serialize a BigInt");
+  if (typeof (v as { toJSON?: unknown }).toJSON === "function") return jsonValue((v as { toJSON(): unknown }).toJSON());
+  if (Array.isArray(v)) return v.map((x) => (omitted(x) ? null : jsonValue(x)));
+  const out: Json = {};
+  for (const [k, x] of Object.entries(v as Json)) if (!omitted(x)) own(out, k, jsonValue(x));
+  return out;
+}
+
+/** Sets an own property, `__proto__` included (as JSON.parse makes it), never the prototype. */
+function own(o: Json, k: string, x: unknown): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+  else o[k] = x;
 }

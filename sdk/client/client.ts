@@ -202,6 +202,11 @@ export class Client {
     return this.#base.host;
   }
 
+  /** The base URL (origin and path prefix, no trailing slash), e.g. `https://api.adguard-dns.io`. Never carries a credential. */
+  get baseUrl(): string {
+    return this.#origin + this.#pathPrefix;
+  }
+
   /** How the client authenticates: `apiKey` or `session` (tokens). */
   get authMode(): "apiKey" | "session" {
     return this.#apiKey !== undefined ? "apiKey" : "session";
@@ -241,7 +246,10 @@ export class Client {
     if (/[?#\\]/.test(options.path) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(options.path)) {
       return Promise.reject(new ConfigError('"path" must be a plain path: no dot segments, "?", "#" or "\\"', { field: "path" }));
     }
-    return this.#request(options.path.startsWith("/oapi/") ? options.path : `${API_PREFIX}${options.path}`, options);
+    const full = options.path.startsWith("/oapi/") ? options.path : `${API_PREFIX}${options.path}`;
+    if ((options.method ?? "GET") === "GET") return this.#request(full, options);
+    // Whatever a write did, success or not, what was read before it may be stale now.
+    return this.#request(full, options).finally(countWrite);
   }
 
   /**
@@ -283,12 +291,13 @@ export class Client {
     // The template comes from the server: it may name a path on this origin and nothing else.
     const path = operationPath(op.path, args.path);
     joinPath(`${this.#origin}${this.#pathPrefix}`, path);
-    return this.#request(path, {
+    const sent = this.#request(path, {
       method: op.method,
       ...(args.query ? { query: args.query } : {}),
       ...(args.body !== undefined ? { body: args.body } : {}),
       ...(args.retry !== undefined ? { retry: args.retry } : {}),
     });
+    return op.method === "GET" ? sent : sent.finally(countWrite);
   }
 
   /** Releases connections (when the client owns its agent) and stops its own session's timer. */
@@ -399,6 +408,30 @@ export class Client {
       return parseApiResponse(res, method, options.schema, this.#clock.now());
     }
   }
+}
+
+// One count per process, shared by every copy of the package (a program and a provider host may each
+// load their own): a write by any client may change what another client of the same account read.
+const WRITES = Symbol.for("pulumi-dns-account.writes");
+
+function countWrite(): void {
+  const g = globalThis as unknown as Record<symbol, number | undefined>;
+  g[WRITES] = (g[WRITES] ?? 0) + 1;
+}
+
+/**
+ * How many requests other than `GET` the clients of this process have finished (succeeded or failed):
+ * a cache of something read through a client is stale once this has changed since the read began.
+ *
+ * @example
+ * ```ts
+ * const before = writesSoFar();
+ * const list = await client.dedicatedIpv4.list();
+ * if (writesSoFar() === before) cache = list; // no write of this process can have changed it
+ * ```
+ */
+export function writesSoFar(): number {
+  return (globalThis as unknown as Record<symbol, number | undefined>)[WRITES] ?? 0;
 }
 
 /** Checks an API key before use: printable ASCII without spaces, so it can only ever be one header value. */

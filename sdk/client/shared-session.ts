@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { Client, type ClientOptions } from "./client";
-import { resolveBaseUrl } from "../http/transport";
+import type { Dispatcher } from "undici";
+import { Client, type ClientOptions, DEFAULT_CONNECTIONS } from "./client";
+import { proxyAwareAgent, resolveBaseUrl } from "../http/transport";
 import { Session, type SessionCredentials, type SessionOptions } from "../session";
 
 // One registry per process, shared by every copy of the package (a Pulumi program and the provider
@@ -10,6 +11,8 @@ const REGISTRY = Symbol.for("pulumi-dns-account.shared-sessions");
 interface Entry {
   session?: Session;
   client?: Client;
+  /** The connections the session's grants and the client's calls share (one pool, no extra connection for a login). */
+  dispatcher?: Dispatcher;
 }
 
 function registry(): Map<string, Entry> {
@@ -40,15 +43,23 @@ export function credentialKey(baseUrl: string | undefined, credentials: SessionC
  * ```
  */
 export function sharedSession(options: SessionOptions): Session {
+  return sessionEntry(options).session!;
+}
+
+/** The entry of a session's credentials, with its session made (or replaced, once revoked). */
+function sessionEntry(options: SessionOptions, connections = DEFAULT_CONNECTIONS): Entry {
   const key = credentialKey(options.baseUrl, options.credentials, options.allowInsecureHttp);
   const map = registry();
-  let session = map.get(key)?.session;
+  const entry = map.get(key);
   // A revoked session (a program revokes what it minted at exit) is replaced, so a late caller logs in again.
-  if (!session || session.revoked) {
-    session = new Session(options);
-    map.set(key, { session });
+  if (!entry?.session || entry.session.revoked) {
+    // The session's grants go through the connections its client will use (given a dispatcher, through that).
+    const dispatcher = options.dispatcher ?? entry?.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000, connections });
+    const fresh: Entry = { session: new Session({ ...options, dispatcher }), ...(options.dispatcher === undefined ? { dispatcher } : {}) };
+    map.set(key, fresh);
+    return fresh;
   }
-  return session;
+  return entry;
 }
 
 /**
@@ -77,15 +88,21 @@ export function sharedClient(
     return entry.client!;
   }
   if (!("credentials" in options)) return new Client(options as ClientOptions); // reports the missing credentials
-  const session = sharedSession({
-    credentials: options.credentials,
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.allowInsecureHttp !== undefined ? { allowInsecureHttp: options.allowInsecureHttp } : {}),
-  });
-  const entry = registry().get(credentialKey(options.baseUrl, options.credentials, options.allowInsecureHttp))!;
+  // An invalid `connections` is the client's to report (it then makes its own pool, and throws).
+  const connections = options.connections === undefined || (Number.isInteger(options.connections) && options.connections > 0) ? options.connections : undefined;
+  const entry = sessionEntry(
+    {
+      credentials: options.credentials,
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.allowInsecureHttp !== undefined ? { allowInsecureHttp: options.allowInsecureHttp } : {}),
+      ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
+    },
+    connections,
+  );
   if (!entry.client) {
     const { credentials: _c, sessionOptions: _s, ...rest } = options;
-    entry.client = new Client({ ...rest, session });
+    // One pool for the login and the calls: the client borrows the session's (it is closed with the entry).
+    entry.client = new Client({ ...rest, session: entry.session!, ...(entry.dispatcher && rest.dispatcher === undefined && connections === options.connections ? { dispatcher: entry.dispatcher } : {}) });
   }
   return entry.client;
 }
@@ -98,5 +115,6 @@ export async function resetSharedSessions(): Promise<void> {
   for (const e of entries) {
     e.session?.close();
     await e.client?.close();
+    await e.dispatcher?.close();
   }
 }

@@ -102,23 +102,14 @@ describe("account resources against a service that does not behave", function ()
   });
 
   describe("no orphans; adoption leaves things as it found them", () => {
-    it("a DnsServer or Device whose settings fail and whose cleanup fails too is recorded (partial state) with its id", async () => {
+    it("a Device whose settings fail and whose cleanup fails too is recorded (partial state) with its id; a DnsServer has no second step to fail", async () => {
       const p = t.providers;
+      // A DnsServer is created with its settings in one POST: refused, it does not exist, and nothing is recorded.
       const serversBefore = (await t.dashboard.dnsServers.list()).length;
-      t.emu.inject({ kind: "status", status: 403, path: "/oapi/v1/dns_servers/", count: 2, body: JSON.stringify({ error_code: "ACCESS_FORBIDDEN" }) });
-      const s = (await rejection(t.host.create(t.urn("DnsServer", "half"), { __provider: p.DnsServer, name: "Half", settings: { blockTtlSeconds: 60 } }))) as Error & {
-        partial?: { id: string; properties: Record<string, unknown> };
-      };
-      assert.ok(s.partial, `partial state recorded: ${s.message}`);
-      assert.equal((await t.dashboard.dnsServers.list()).length, serversBefore + 1, "the server exists");
-      assert.ok((await t.dashboard.dnsServers.list()).some((x) => x.id === s.partial!.id), "under the recorded id");
-      assert.equal(s.partial.properties.serverId, s.partial.id);
-      assert.equal(s.partial.properties.__provider, p.DnsServer);
-      // The next `up` finishes the job: the diff sees the setting not yet applied, and the update applies it.
-      const d = await t.host.diff(s.partial.id, t.urn("DnsServer", "half"), s.partial.properties, { __provider: p.DnsServer, name: "Half", settings: { blockTtlSeconds: 60 } });
-      assert.equal(d.changes, "some");
-      await t.host.update(s.partial.id, t.urn("DnsServer", "half"), s.partial.properties, { __provider: p.DnsServer, name: "Half", settings: { blockTtlSeconds: 60 } });
-      assert.equal((await t.dashboard.dnsServers.getSettings(s.partial.id)).block_ttl_seconds, 60);
+      t.emu.inject({ kind: "status", status: 403, path: "/oapi/v1/dns_servers", count: 1, body: JSON.stringify({ error_code: "ACCESS_FORBIDDEN" }) });
+      const s = (await rejection(t.host.create(t.urn("DnsServer", "half"), { __provider: p.DnsServer, name: "Half", settings: { blockTtlSeconds: 60 } }))) as Error & { partial?: unknown };
+      assert.equal(s.partial, undefined, s.message);
+      assert.equal((await t.dashboard.dnsServers.list()).length, serversBefore, "no server left behind");
 
       t.emu.inject({ kind: "status", status: 403, path: "/oapi/v1/devices/", count: 2, body: JSON.stringify({ error_code: "ACCESS_FORBIDDEN" }) });
       const dev = (await rejection(
@@ -180,6 +171,7 @@ describe("account resources against a service that does not behave", function ()
       try {
         const p = fresh.providers;
         const stats = fresh.emu.stats;
+        const connectionsAtStart = stats.connections;
         let before = stats.requests;
         const s = await fresh.host.create(fresh.urn("DnsServer", "count"), { __provider: p.DnsServer, name: "Count" });
         assert.ok(stats.requests - before <= 2, `a server: ${stats.requests - before} requests (one login, one create)`);
@@ -194,6 +186,8 @@ describe("account resources against a service that does not behave", function ()
         );
         assert.ok(stats.requests - before <= N + 2, `${N} devices: ${stats.requests - before} requests`);
         assert.ok(stats.connections - connectionsBefore <= 16, `${N} concurrent creates: ${stats.connections - connectionsBefore} new connections`);
+        // The login goes through the client's own connections: no 17th one for the token endpoint.
+        assert.ok(stats.connections - connectionsAtStart <= 16, `the login and ${N + 1} creates: ${stats.connections - connectionsAtStart} connections`);
         assert.deepEqual(made[0]!.properties.linkedIpv4, []);
         before = stats.requests;
         await fresh.host.read(made[0]!.id, fresh.urn("Device", "d0"), made[0]!.properties);
@@ -201,6 +195,86 @@ describe("account resources against a service that does not behave", function ()
       } finally {
         await fresh.close();
       }
+    });
+  });
+
+  describe("the floor's requests: what the service needs and no more", () => {
+    /** A server as a program declares one: 5 user rules, 3 blocked services, parental control. */
+    const declared = {
+      blockTtlSeconds: 60,
+      userRules: { enabled: true, rules: ["||a.example^", "||b.example^", "||c.example^", "@@||d.example^", "||e.example^$important"] },
+      blockedServices: ["youtube", "tiktok", "reddit"],
+      parentalControl: { enabled: true, blockAdultWebsites: true, safeSearch: true },
+    };
+
+    it("a DnsServer with settings is created by one POST carrying them; the state is its response", async () => {
+      const p = t.providers;
+      const stats = t.emu.stats;
+      const before = stats.requests;
+      const s = await t.host.create(t.urn("DnsServer", "one-post"), { __provider: p.DnsServer, name: "One post", settings: declared });
+      assert.equal(stats.requests - before, 1, "one request: POST /dns_servers with the settings");
+      assert.deepEqual(s.properties.settings, declared, "the state says what the service has");
+      const live = await t.dashboard.dnsServers.getSettings(s.id);
+      assert.equal(live.block_ttl_seconds, 60);
+      assert.deepEqual(live.user_rules_settings.rules, declared.userRules.rules);
+      assert.deepEqual(
+        live.parental_control_settings.blocked_services?.filter((b) => b.enabled).map((b) => b.id),
+        declared.blockedServices,
+      );
+      assert.equal(live.parental_control_settings.block_adult_websites_enabled, true);
+      const d = await t.host.diff(s.id, t.urn("DnsServer", "one-post"), s.properties, { __provider: p.DnsServer, name: "One post", settings: declared });
+      assert.equal(d.changes, "none", "the next up changes nothing");
+      await t.host.delete(s.id, t.urn("DnsServer", "one-post"), s.properties);
+    });
+
+    it("checks fetch the web-service ids once per process, and only for a program that names a blocked service", async () => {
+      const p = t.providers;
+      const stats = t.emu.stats;
+      let before = stats.requests;
+      await t.host.check(t.urn("DnsServer", "none-named"), {}, { __provider: p.DnsServer, name: "None named", settings: { blockedServices: [] } });
+      assert.equal(stats.requests - before, 0, "no blocked service named: no request");
+      before = stats.requests;
+      const checks = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => t.host.check(t.urn("DnsServer", `named${i}`), {}, { __provider: p.DnsServer, name: `Named ${i}`, settings: declared })),
+      );
+      for (const c of checks) assert.deepEqual(c.failures ?? [], []);
+      const bad = await t.host.check(t.urn("DnsServer", "bad"), {}, { __provider: p.DnsServer, name: "Bad", settings: { blockedServices: ["no_such_service"] } });
+      assert.match(JSON.stringify(bad.failures), /settings\.blockedServices: unknown id/);
+      assert.equal(stats.requests - before, 1, "six checks naming blocked services: one GET /web_services");
+    });
+
+    it("a refresh of N devices lists the dedicated addresses once, and a read after this process links one sees it", async () => {
+      const p = t.providers;
+      const stats = t.emu.stats;
+      const N = 50;
+      const made = await Promise.all(
+        Array.from({ length: N }, (_, i) => t.host.create(t.urn("Device", `r${i}`), { __provider: p.Device, name: `Refreshed ${i}`, deviceType: "LINUX", dnsServerId: server.id })),
+      );
+      const all = [...made, device];
+      const before = stats.requests;
+      const reads = await Promise.all(all.map((d, i) => t.host.read(d.id, t.urn("Device", i < N ? `r${i}` : "kept"), d.properties)));
+      assert.equal(stats.requests - before, all.length + 1, `${all.length} devices: a GET each and one listing of the addresses`);
+      assert.deepEqual(reads.at(-1)!.properties.linkedIpv4, [address.id], "the kept device's address, from the listing");
+      assert.deepEqual(reads[0]!.properties.linkedIpv4, []);
+      // A write of this process (linking an address to the first device) is never hidden by a listing from before it.
+      const linked = await t.host.create(t.urn("DedicatedIpv4", "r0"), { __provider: p.DedicatedIpv4, deviceId: made[0]!.id });
+      const again = await t.host.read(made[0]!.id, t.urn("Device", "r0"), made[0]!.properties);
+      assert.deepEqual(again.properties.linkedIpv4, [linked.id]);
+      await t.host.delete(linked.id, t.urn("DedicatedIpv4", "r0"), linked.properties);
+      await Promise.all(made.map((d, i) => t.host.delete(d.id, t.urn("Device", `r${i}`), d.properties)));
+    });
+
+    it("a DnsServer whose settings the service refuses is not created: one request, nothing left, nothing recorded", async () => {
+      const p = t.providers;
+      const serversBefore = (await t.dashboard.dnsServers.list()).length;
+      const before = t.emu.stats.requests;
+      const err = (await rejection(
+        t.host.create(t.urn("DnsServer", "refused"), { __provider: p.DnsServer, name: "Refused", settings: { filterLists: { ids: ["no_such_list"] } } }),
+      )) as Error & { partial?: unknown };
+      assert.equal(t.emu.stats.requests - before, 1);
+      assert.equal(err.partial, undefined);
+      assert.match(err.message, /settings\.filterLists\.ids/, err.message);
+      assert.equal((await t.dashboard.dnsServers.list()).length, serversBefore);
     });
   });
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ConfigError, resetSharedSessions, sharedClient, sharedSession } from "../../../sdk";
+import { startEmulator } from "../../../emulator";
 import { _useEmulator, USER } from "../../support/helpers";
 
 describe("sharedClient and sharedSession", () => {
@@ -20,5 +21,19 @@ describe("sharedClient and sharedSession", () => {
     const clients = Array.from({ length: 5 }, () => sharedClient({ baseUrl: emu().url, credentials: USER }));
     await Promise.all(clients.map((c) => c.account.limits()));
     assert.equal(emu().stats.passwordGrants, 1);
+  });
+
+  it("the login goes through the client's pool: `connections` bounds the connections of a login and many calls", async () => {
+    const fresh = await startEmulator(); // no idle connection of an earlier test to reuse
+    try {
+      const pooled = sharedClient({ baseUrl: fresh.url, credentials: USER, connections: 2 });
+      await Promise.all(Array.from({ length: 20 }, () => pooled.account.limits()));
+      assert.equal(fresh.stats.passwordGrants, 1);
+      assert.ok(fresh.stats.connections <= 2, `a login and 20 calls: ${fresh.stats.connections} connections`);
+      assert.throws(() => sharedClient({ baseUrl: fresh.url, credentials: { refreshToken: "rt-shared-c" }, connections: 0 }), (e: unknown) => e instanceof ConfigError && e.field === "connections");
+    } finally {
+      await resetSharedSessions();
+      await fresh.close();
+    }
   });
 });

@@ -1,0 +1,261 @@
+/**
+ * `npm run bench -- provider`: the provider's phases (create, refresh, delete of N Devices and N
+ * DnsServers), each face in a fresh process per phase as `pulumi up`, `refresh` and `destroy` start one,
+ * against two floors measured in the same run, interleaved:
+ * - the raw floor: a bare node process with undici `Pool(16)`, one login and exactly the requests the
+ *   service needs, all in flight (./floor-ops);
+ * - the engine floor of each face: a trivial provider making exactly those requests through the same
+ *   engine path (the dynamic-provider host for the dynamic face, our gRPC pieces for the plugin:
+ *   ./floor-dynamic, ./floor-plugin).
+ * Requests and connections are counted at the emulator. Times are wall time from spawning the process
+ * to the phase's last answer; ratios are medians of per-round ratios. Printed as one Markdown table.
+ *
+ * Sizes: BENCH_DEVICES (default 10,50,100), BENCH_SERVERS (default 10,50), BENCH_ROUNDS (default 3).
+ */
+import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { promisify } from "node:util";
+import { startEmulator, type Emulator } from "../emulator";
+import { createClient } from "../sdk";
+import { _spawnProvider, _stopProvider, startProviderHost } from "../test/support/engine/provider-host";
+import { startPlugin } from "../test/support/engine/plugin-host";
+import { connectProvider } from "../test/support/engine/rpc-client";
+import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support/program";
+import type { Kind } from "./floor-ops";
+
+const run = promisify(execFile);
+const USERNAME = "bench@example.com";
+const PASSWORD = "bench-password-phases";
+const OPS = path.join(__dirname, "floor-ops.js");
+
+/** A DnsServer as the issue measures it: 5 user rules, 3 blocked services, parental control. */
+const SETTINGS = {
+  blockTtlSeconds: 60,
+  userRules: { enabled: true, rules: ["||a.example^", "||b.example^", "||c.example^", "@@||d.example^", "||e.example^$important"] },
+  blockedServices: ["youtube", "tiktok", "reddit"],
+  parentalControl: { enabled: true, blockAdultWebsites: true, safeSearch: true },
+};
+
+/** The same settings as the service's create body takes them (what the floor sends). */
+const SERVICE_SETTINGS = {
+  block_ttl_seconds: 60,
+  user_rules_settings: { enabled: true, rules: SETTINGS.userRules.rules },
+  parental_control_settings: {
+    enabled: true,
+    block_adult_websites_enabled: true,
+    engines_safe_search_enabled: true,
+    blocked_services: SETTINGS.blockedServices.map((id) => ({ id, enabled: true })),
+  },
+};
+
+type State = { id: string; props: Record<string, unknown> };
+type Phase = "create" | "refresh" | "delete";
+
+/** One face: a fresh process per phase, driven as the engine drives it (all N in flight). */
+interface Face {
+  name: string;
+  /** Runs one phase; calls `answered` when its last answer is in (before the process is stopped). */
+  phase(kind: Kind, phase: Phase, n: number, states: State[], answered: () => void): Promise<State[]>;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const sizes = (env: string | undefined, dflt: number[]): number[] => (env ? env.split(",").map(Number).filter((n) => n > 0) : dflt);
+
+/** Engine-path faces: a host started afresh, configured, then N calls at once. */
+function engineFace(
+  name: string,
+  start: () => Promise<{ rpc: RpcLike; close(): Promise<void> }>,
+  urn: (kind: Kind, i: number) => string,
+  inputs: (kind: Kind, i: number) => Record<string, unknown>,
+): Face {
+  return {
+    name,
+    async phase(kind, phase, n, states, answered) {
+      const host = await start();
+      try {
+        if (phase === "create") {
+          const made = await Promise.all(
+            Array.from({ length: n }, async (_, i) => {
+              const checked = await host.rpc.check(urn(kind, i), {}, inputs(kind, i));
+              if (checked.failures.length) throw new Error(`${name} check: ${JSON.stringify(checked.failures)}`);
+              return host.rpc.create(urn(kind, i), inputs(kind, i));
+            }),
+          );
+          answered();
+          return made.map((m) => ({ id: m.id, props: m.properties }));
+        }
+        if (phase === "refresh") {
+          const read = await Promise.all(states.map(async (s, i) => ({ id: s.id, props: (await host.rpc.read(s.id, urn(kind, i), s.props)).properties })));
+          answered();
+          return read;
+        }
+        await Promise.all(states.map((s, i) => host.rpc.delete(s.id, urn(kind, i), s.props)));
+        answered();
+        return [];
+      } finally {
+        await host.close();
+      }
+    },
+  };
+}
+
+interface RpcLike {
+  check(urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ failures: unknown[] }>;
+  create(urn: string, props: Record<string, unknown>): Promise<{ id: string; properties: Record<string, unknown> }>;
+  read(id: string, urn: string, props: Record<string, unknown>): Promise<{ properties: Record<string, unknown> }>;
+  delete(id: string, urn: string, props: Record<string, unknown>): Promise<void>;
+}
+
+/** The raw floor: `node -e` with ./floor-ops; ids in on argv, ids out on stdout. */
+function rawFace(emu: Emulator, body: (kind: Kind, i: number) => unknown): Face {
+  return {
+    name: "raw floor",
+    async phase(kind, phase, n, states, answered) {
+      const t = { baseUrl: emu.url, username: USERNAME, password: PASSWORD };
+      const code = `const ops = require(${JSON.stringify(OPS)});
+const [t, kind, phase, n, ids, bodies] = JSON.parse(process.argv[1]);
+(async () => {
+  let out = [];
+  if (phase === "create") out = await Promise.all(bodies.map((b) => ops.create(t, kind, b).then((m) => ({ id: m.id, props: {} }))));
+  else if (phase === "refresh") await Promise.all(ids.map((id) => ops.read(t, kind, id)));
+  else await Promise.all(ids.map((id) => ops.remove(t, kind, id)));
+  await ops.close();
+  console.log(JSON.stringify(out));
+})();`;
+      const bodies = phase === "create" ? Array.from({ length: n }, (_, i) => body(kind, i)) : [];
+      const { stdout } = await run(process.execPath, ["-e", code, JSON.stringify([t, kind, phase, n, states.map((s) => s.id), bodies])], { maxBuffer: 16 << 20 });
+      answered();
+      const out = JSON.parse(stdout) as State[];
+      return phase === "refresh" ? states : out;
+    },
+  };
+}
+
+/**
+ * Runs the table. `write` receives the Markdown lines (printed by the caller).
+ */
+export async function providerPhases(): Promise<void> {
+  const devices = sizes(process.env.BENCH_DEVICES, [10, 50, 100]);
+  const servers = sizes(process.env.BENCH_SERVERS, [10, 50]);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const max = Math.max(...devices, ...servers);
+  const emu = await startEmulator({
+    users: [{ username: USERNAME, password: PASSWORD }],
+    limits: { devices: 4 * max + 10, dns_servers: 4 * max + 10, user_rules: 100_000 },
+  });
+  const program = await _installedProgram();
+  const pulumiDir = path.dirname(createRequire(path.join(program, "package.json")).resolve("@pulumi/pulumi/package.json"));
+  try {
+    const { stdout } = await _runInProgram(
+      "bench-phases-providers",
+      `${MOCKS_PRELUDE}
+const { DnsServer, Device } = require("pulumi-dns-account");
+new DnsServer("s", { name: "x" });
+new Device("d", { name: "d", deviceType: "LINUX", dnsServerId: "s" });
+Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith(":" + t) && r.inputs.__provider)))
+  .then((rs) => console.log(JSON.stringify(Object.fromEntries(rs.map((r) => [r.type.split(":").pop(), r.inputs.__provider])))));`,
+    );
+    const providers = JSON.parse(stdout) as Record<Kind, string>;
+    const trivial = `exports.handler = function () { return require(${JSON.stringify(path.join(__dirname, "floor-dynamic.js"))}); };\n`;
+    const dashboard = createClient({ baseUrl: emu.url, credentials: { username: USERNAME, password: PASSWORD } });
+    const serverId = (await dashboard.dnsServers.create({ name: "Bench devices" })).id;
+    await dashboard.close();
+
+    const declared = (kind: Kind, i: number): Record<string, unknown> =>
+      kind === "Device" ? { name: `Device ${i}`, deviceType: "LINUX", dnsServerId: serverId } : { name: `Server ${i}`, settings: SETTINGS };
+    const body = (kind: Kind, i: number): unknown =>
+      kind === "Device" ? { name: `Device ${i}`, device_type: "LINUX", dns_server_id: serverId } : { name: `Server ${i}`, settings: SERVICE_SETTINGS };
+    const target = { baseUrl: emu.url, username: USERNAME, password: PASSWORD };
+    const config = { "dns-account:baseUrl": emu.url, "dns-account:username": USERNAME, "dns-account:password": PASSWORD };
+    const dynamicUrn = (kind: Kind, i: number) => `urn:pulumi:dev::bench::pulumi-nodejs:dynamic/dns-account:${kind}::r${i}`;
+    const pluginUrn = (kind: Kind, i: number) => `urn:pulumi:dev::bench::dns-account:index:${kind}::r${i}`;
+    const dynamicHost = async () => {
+      const h = await startProviderHost({ programDir: program });
+      await h.configure(config, ["dns-account:password"]);
+      return { rpc: h, close: () => h.close() };
+    };
+    const faces: Face[] = [
+      rawFace(emu, body),
+      engineFace("engine floor (dynamic)", dynamicHost, dynamicUrn, (kind, i) => ({ __provider: trivial, kind, target, body: body(kind, i) })),
+      engineFace("dynamic", dynamicHost, dynamicUrn, (kind, i) => ({ __provider: providers[kind], ...declared(kind, i) })),
+      engineFace(
+        "engine floor (plugin)",
+        async () => {
+          const spawned = await _spawnProvider(process.execPath, [path.join(__dirname, "floor-plugin.js")], { cwd: program });
+          const rpc = connectProvider(pulumiDir, spawned.port);
+          await rpc.configureArgs({ baseUrl: emu.url, username: USERNAME, password: PASSWORD });
+          return { rpc, close: async () => { rpc.close(); await _stopProvider(spawned.child); } };
+        },
+        pluginUrn,
+        (kind, i) => body(kind, i) as Record<string, unknown>,
+      ),
+      engineFace(
+        "plugin",
+        async () => {
+          const p = await startPlugin({ programDir: program });
+          await p.configureArgs({ baseUrl: emu.url, username: USERNAME, password: PASSWORD }, ["password"]);
+          return { rpc: p, close: () => p.stop() };
+        },
+        pluginUrn,
+        declared,
+      ),
+    ];
+
+    /** Wall ms and requests to the last answer; `atExit`: requests the process made as it was stopped. */
+    type Sample = { ms: number; requests: number; connections: number; atExit: number };
+    const samples = new Map<string, Sample[]>(); // `${kind} ${phase} ${n} ${face}`
+    const groups: [Kind, number, Phase[]][] = [
+      ...devices.map((n): [Kind, number, Phase[]] => ["Device", n, ["create", "refresh", "delete"]]),
+      ...servers.map((n): [Kind, number, Phase[]] => ["DnsServer", n, ["create", "refresh", "delete"]]),
+    ];
+    for (let round = 0; round < rounds; round++) {
+      for (const [kind, n, phases] of groups) {
+        const order = [...faces.slice(round % faces.length), ...faces.slice(0, round % faces.length)];
+        for (const face of order) {
+          let states: State[] = [];
+          for (const phase of phases) {
+            const r0 = emu.stats.requests;
+            const c0 = emu.stats.connections;
+            const t0 = performance.now();
+            let sample: Sample | undefined;
+            const out = await face.phase(kind, phase, n, states, () => {
+              sample = { ms: performance.now() - t0, requests: emu.stats.requests - r0, connections: emu.stats.connections - c0, atExit: 0 };
+            });
+            sample!.atExit = emu.stats.requests - r0 - sample!.requests;
+            if (phase === "create") states = out;
+            const key = `${kind} ${phase} ${n} ${face.name}`;
+            samples.set(key, [...(samples.get(key) ?? []), sample!]);
+          }
+          process.stderr.write(`bench: provider ${kind} N=${n} ${face.name} round ${round + 1}/${rounds}\n`);
+        }
+      }
+    }
+
+    const ratio = (kind: Kind, phase: Phase, n: number, a: string, b: string): string => {
+      const xs = samples.get(`${kind} ${phase} ${n} ${a}`)!;
+      const ys = samples.get(`${kind} ${phase} ${n} ${b}`)!;
+      return `${median(xs.map((x, i) => x.ms / ys[i]!.ms)).toFixed(2)}×`;
+    };
+    const lines = [
+      "| phase | N | requests: floor / dynamic / plugin | raw floor (ms) | dynamic ÷ raw | plugin ÷ raw | engine floor ÷ raw (dynamic / plugin) | dynamic ÷ its engine floor | plugin ÷ its engine floor |",
+      "|---|---:|---|---:|---:|---:|---|---:|---:|",
+    ];
+    for (const [kind, n, phases] of groups) {
+      for (const phase of phases) {
+        const med = (face: string, f: (s: Sample) => number) => median(samples.get(`${kind} ${phase} ${n} ${face}`)!.map(f));
+        const req = (face: string) => `${med(face, (s) => s.requests)}${med(face, (s) => s.atExit) ? ` (+${med(face, (s) => s.atExit)} at exit)` : ""}`;
+        const raw = median(samples.get(`${kind} ${phase} ${n} raw floor`)!.map((s) => s.ms));
+        lines.push(
+          `| ${kind} ${phase} | ${n} | ${req("raw floor")} / ${req("dynamic")} / ${req("plugin")} | ${raw.toFixed(0)} | ${ratio(kind, phase, n, "dynamic", "raw floor")} | ${ratio(kind, phase, n, "plugin", "raw floor")} | ` +
+            `${ratio(kind, phase, n, "engine floor (dynamic)", "raw floor")} / ${ratio(kind, phase, n, "engine floor (plugin)", "raw floor")} | ` +
+            `${ratio(kind, phase, n, "dynamic", "engine floor (dynamic)")} | ${ratio(kind, phase, n, "plugin", "engine floor (plugin)")} |`,
+        );
+      }
+    }
+    console.log(lines.join("\n"));
+    console.log(`\nProvider phases: wall time from spawning the phase's process to its last answer, median of ${rounds} interleaved round(s) of per-round ratios; requests counted at the emulator to the last answer (login included; "at exit": the password session's revocation as the process stops).\n`);
+  } finally {
+    await emu.close();
+  }
+}
