@@ -151,9 +151,10 @@ const listings = new WeakMap<Client, Listing>();
  * reads of a refresh: a refresh of N devices lists them once, not N times. A listing serves only reads
  * that follow it closely ({@link LISTING_IDLE_MS}, {@link LISTING_MAX_MS}) and none after any write
  * this process made (a link, an unlink, a delete…), so it never hides this process's own changes.
- * Without a usable listing (it failed), the device's own addresses are asked for.
+ * Without a usable listing (it failed, or writes kept finishing while two listings were on their way),
+ * the device's own addresses are asked for.
  */
-async function linkedAddresses(client: Client, id: string): Promise<{ ipv4: string[] }> {
+async function linkedAddresses(client: Client, id: string, again = false): Promise<{ ipv4: string[] }> {
   const now = Date.now();
   const writes = writesSoFar();
   let listing = listings.get(client);
@@ -171,14 +172,14 @@ async function linkedAddresses(client: Client, id: string): Promise<{ ipv4: stri
     });
   }
   listing.usedAt = now;
-  try {
-    const byDevice = await listing.byDevice;
-    // A write finished while the listing was on its way: it may predate the write, so ask again.
-    if (writesSoFar() !== listing.writes) return linkedAddresses(client, id);
-    return { ipv4: [...(byDevice.get(id) ?? [])] };
-  } catch {
-    return (await client.devices.dedicatedAddresses(id)) as { ipv4: string[] };
+  const byDevice = await listing.byDevice.catch(() => undefined);
+  if (byDevice !== undefined) {
+    // A write finished while the listing was on its way: it may predate the write, so list once more;
+    // if writes keep coming, ask for the device's own addresses instead of listing for ever.
+    if (writesSoFar() === listing.writes) return { ipv4: [...(byDevice.get(id) ?? [])] };
+    if (!again) return linkedAddresses(client, id, true);
   }
+  return (await client.devices.dedicatedAddresses(id)) as { ipv4: string[] };
 }
 
 /**
