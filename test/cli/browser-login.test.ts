@@ -5,8 +5,8 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { type Emulator, startEmulator } from "../../emulator";
 import { browserLogin } from "../../cli/browser-login";
-import { _launchChromium } from "../support/browser";
-import { _assertNoSecrets, _cleanEnv, _closeAll, _rejects, _repoRoot } from "../support/helpers";
+import { _launchChromium, NO_CHROMIUM } from "../support/browser";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _rejects, _repoRoot, _skipBecause } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "cli", "main.js");
@@ -44,7 +44,7 @@ describe("dns-account login --browser (headless Chromium)", function () {
 
   before(async function () {
     const launched = await _launchChromium();
-    if (!launched) this.skip();
+    if (!launched) _skipBecause(this, NO_CHROMIUM);
     browser = launched;
     emu = await startEmulator({ users: [{ username: "web@example.com", password: PASSWORD }] });
   });

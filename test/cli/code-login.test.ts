@@ -9,8 +9,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { _launchChromium } from "../support/browser";
-import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot } from "../support/helpers";
+import { _launchChromium, NO_CHROMIUM } from "../support/browser";
+import { _assertNoSecrets, _cleanEnv, _closeAll, _errorText, _rejects, _repoRoot, _skipBecause } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 
 const CLI = path.join(_repoRoot(), "dist", "cli", "main.js");
@@ -25,7 +25,7 @@ describe("codeLogin: Authorization Code + PKCE through a loopback listener (head
 
   before(async function () {
     const launched = await _launchChromium();
-    if (!launched) this.skip();
+    if (!launched) _skipBecause(this, NO_CHROMIUM);
     browser = launched;
     emu = await startEmulator({ users: [{ username: "code@example.com", password: PASSWORD }] });
   });
