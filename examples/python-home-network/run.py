@@ -12,6 +12,7 @@ provider are the ones `pulumi` uses here (PULUMI_BACKEND_URL, PULUMI_CONFIG_PASS
 
 import argparse
 import importlib.util
+import json
 import os
 import sys
 from pathlib import Path
@@ -51,10 +52,11 @@ def main() -> int:
     if args.command == "up":
         result = stack.up(diff=True, **expect, **show)
         for name, value in sorted(result.outputs.items()):
-            print(f"output {name}: {'[secret]' if value.secret else value.value}")
+            print(f"output {name}: {'[secret]' if value.secret else json.dumps(value.value, sort_keys=True)}")
     elif args.command == "preview":
         result = stack.preview(diff=True, **expect, **show)
-        print(f"changes: {dict(sorted(result.change_summary.items()))}")
+        changes = {str(getattr(op, "value", op)): n for op, n in result.change_summary.items()}
+        print(f"changes: {json.dumps(changes, sort_keys=True, separators=(',', ':'))}")
     elif args.command == "refresh":
         stack.refresh(**expect, **show)
     else:

@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -82,7 +83,11 @@ func run() error {
 			if out := result.Outputs[name]; out.Secret {
 				fmt.Printf("output %s: [secret]\n", name)
 			} else {
-				fmt.Printf("output %s: %v\n", name, out.Value)
+				value, err := json.Marshal(out.Value)
+				if err != nil {
+					return err
+				}
+				fmt.Printf("output %s: %s\n", name, value)
 			}
 		}
 	case "preview":
@@ -94,7 +99,11 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("changes: %v\n", result.ChangeSummary)
+		changes, err := json.Marshal(result.ChangeSummary)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("changes: %s\n", changes)
 	case "refresh":
 		opts := []optrefresh.Option{optrefresh.ProgressStreams(os.Stdout)}
 		if *expectNoChanges {

@@ -1,0 +1,154 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Client } from "../../sdk";
+import { _assertNoSecrets } from "./helpers";
+import { _engineBin, _grpcCalls, type PulumiProject, _pulumiProject } from "./pulumi-cli";
+import { _dohSecrets } from "./secrets";
+
+const run = promisify(execFile);
+
+/**
+ * A Pulumi project whose commands see no Node.js and no language host but YAML's: PATH is `dirs`
+ * followed by the engine's folder, nothing else (asserted, with `command -v node` failing under it).
+ * It is added to `projects` (before anything is asserted) for the caller to remove.
+ */
+export async function _nodelessProject(prefix: string, dirs: string[], projects: PulumiProject[]): Promise<PulumiProject> {
+  const p = _pulumiProject(prefix);
+  projects.push(p);
+  p.env.PATH = [...dirs, _engineBin()].join(path.delimiter);
+  delete p.env.NODE_OPTIONS;
+  delete p.env.PULUMI_ENGINE_BIN;
+  for (const dir of p.env.PATH.split(path.delimiter)) {
+    assert.ok(!existsSync(path.join(dir, "node")), `no node in ${dir}`);
+    const hosts = readdirSync(dir).filter((f) => f.startsWith("pulumi-language-"));
+    assert.deepEqual(hosts, dir === _engineBin() ? ["pulumi-language-yaml"] : [], `no language host but YAML's in ${dir}`);
+  }
+  await assert.rejects(run("/bin/sh", ["-c", "command -v node"], { env: p.env }), "command -v node finds nothing");
+  return p;
+}
+
+/** What {@link _homeNetworkLife} needs: the project, the driver's command line, the account. */
+export interface HomeNetworkLife {
+  /** A project holding one of the examples/<lang>-home-network programs, from {@link _nodelessProject}. */
+  project: PulumiProject;
+  /** The driver's command line before its arguments (`[python, "run.py"]`, `[built ./run]`); run in the project folder. */
+  driver: string[];
+  /** The plugin tarball (`npm run package:plugin`) and its version. */
+  tarball: string;
+  version: string;
+  /** The emulator's address, an API key of its account, and a client of that account (the "dashboard"). */
+  baseUrl: string;
+  apiKey: string;
+  dashboard: Client;
+}
+
+/** Names and ids of an account's servers and devices. */
+async function inventory(client: Client): Promise<{ servers: string[]; devices: string[] }> {
+  return {
+    servers: (await client.dnsServers.list()).map((s) => `${s.name}:${s.id}`).sort(),
+    devices: (await client.devices.list()).map((d) => `${d.name}:${d.id}`).sort(),
+  };
+}
+
+/**
+ * The whole life of an examples/<lang>-home-network program through its Automation API driver under
+ * the real engine, each step checked at the emulator: the plugin installed from the tarball with
+ * `pulumi plugin install --file`, `up` (the server's settings, the laptop, the look-ups reaching the
+ * installed plugin), `preview --expect-no-changes`, a dashboard edit found by `refresh`, an update from
+ * changed stack configuration (which repairs the edit too), `destroy` (the account as before). The API
+ * key and the laptop's DoH password must appear in the state only as ciphertext, and nowhere in what
+ * the driver printed.
+ */
+export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
+  const { project: p, dashboard } = life;
+  const grpcLog = path.join(path.dirname(p.dir), "grpc.jsonl");
+  p.env.PULUMI_DEBUG_GRPC = grpcLog;
+  await p.pulumi("plugin", "install", "resource", "dns-account", life.version, "--file", life.tarball);
+  await p.pulumi("stack", "init", "dev");
+  await p.pulumi("config", "set", "dns-account:baseUrl", life.baseUrl);
+  await p.pulumi("config", "set", "--secret", "dns-account:apiKey", life.apiKey);
+  const [file, ...pre] = life.driver;
+  const driver = async (...args: string[]): Promise<string> => {
+    try {
+      return (await run(file!, [...pre, ...args], { cwd: p.dir, env: p.env, maxBuffer: 64 * 1024 * 1024 })).stdout;
+    } catch (err) {
+      const e = err as Error & { stdout?: string; stderr?: string };
+      e.message = `driver ${args[0]} failed: ${e.message}\n--- stdout\n${e.stdout ?? ""}\n--- stderr\n${e.stderr ?? ""}`;
+      throw e;
+    }
+  };
+  const before = await inventory(dashboard);
+  const logs: string[] = [];
+
+  // up: the server with its settings, the laptop on it; the look-ups picked the security list and TikTok.
+  const up = await driver("up");
+  logs.push(up);
+  const serverId = (await p.pulumi("stack", "output", "serverId")).trim();
+  const deviceId = (await p.pulumi("stack", "output", "deviceId")).trim();
+  const server = await dashboard.dnsServers.get(serverId);
+  assert.equal(server.name, "Home");
+  assert.equal(server.settings.protection_enabled, true);
+  assert.equal(server.settings.block_ttl_seconds, 60);
+  assert.equal(server.settings.blocking_mode_settings.blocking_mode, "NXDOMAIN");
+  assert.deepEqual(server.settings.user_rules_settings.rules, ["||ads.example^", "@@||bank.example^$important"]);
+  assert.deepEqual(server.settings.filter_lists_settings.filter_list.filter((f) => f.enabled).map((f) => f.filter_id), ["emulator_security"]);
+  assert.deepEqual(server.settings.parental_control_settings.blocked_services.filter((s) => s.enabled).map((s) => s.id), ["tiktok"]);
+  assert.equal(server.settings.safebrowsing_settings.block_nrd, true);
+  const device = await dashboard.devices.get(deviceId);
+  assert.equal(device.name, "Laptop");
+  assert.equal(device.device_type, "LINUX");
+  assert.equal(device.dns_server_id, serverId);
+  assert.match(up, /^output laptopAddressesWithAuth: \[secret\]$/m);
+  assert.match(up, /^output blockedServices: \["tiktok"\]$/m);
+  assert.match(up, new RegExp(`^output serverId: "${serverId}"$`, "m"));
+  const calls = _grpcCalls(grpcLog);
+  const info = calls.find((c) => c.method === "/pulumirpc.ResourceProvider/GetPluginInfo" && c.response.version);
+  assert.equal(info?.response.version, life.version, "the engine ran the installed plugin");
+  const invoked = calls.filter((c) => c.method === "/pulumirpc.ResourceProvider/Invoke").map((c) => String(c.request.tok));
+  assert.deepEqual(
+    [...new Set(invoked)].sort(),
+    ["dns-account:index:getAccountLimits", "dns-account:index:getFilterLists", "dns-account:index:getWebServices"],
+    "the program's look-ups reached the plugin",
+  );
+
+  const preview = await driver("preview", "--expect-no-changes");
+  logs.push(preview);
+  assert.match(preview, /^changes: \{"same":3\}$/m, preview);
+
+  // A dashboard edit: the laptop renamed and the server's TTL changed through the API; refresh finds both.
+  await dashboard.devices.update(deviceId, { name: "Laptop (dashboard)" });
+  await dashboard.dnsServers.updateSettings(serverId, { block_ttl_seconds: 300 });
+  logs.push(await driver("refresh"));
+  const afterRefresh = await p.pulumi("stack", "export");
+  assert.match(afterRefresh, /"name": "Laptop \(dashboard\)"/, "the state holds the name refresh read");
+  assert.match(afterRefresh, /"blockTtlSeconds": 300/, "the state holds the TTL refresh read");
+
+  // An update from changed stack configuration; the same up puts the laptop's name back.
+  await p.pulumi("config", "set", "serverName", "Home office");
+  await p.pulumi("config", "set", "blockTtlSeconds", "120");
+  const update = await driver("up");
+  logs.push(update);
+  assert.match(update, /2 updated/, update);
+  const updated = await dashboard.dnsServers.get(serverId);
+  assert.equal(updated.name, "Home office");
+  assert.equal(updated.settings.block_ttl_seconds, 120);
+  assert.equal((await dashboard.devices.get(deviceId)).name, "Laptop");
+  const settled = await driver("preview", "--expect-no-changes");
+  logs.push(settled);
+  assert.match(settled, /^changes: \{"same":3\}$/m, settled);
+
+  // Every secret in the state is ciphertext: the API key and the laptop's DoH password.
+  const state = await p.pulumi("stack", "export");
+  assert.match(state, /"ciphertext"/);
+  const secrets = [life.apiKey, ..._dohSecrets((await dashboard.devices.get(deviceId)).dns_addresses as Record<string, unknown>)];
+  _assertNoSecrets(state + afterRefresh, secrets);
+
+  logs.push(await driver("destroy"));
+  await assert.rejects(dashboard.devices.get(deviceId), (e: { status?: number }) => e.status === 404);
+  await assert.rejects(dashboard.dnsServers.get(serverId), (e: { status?: number }) => e.status === 404);
+  assert.deepEqual(await inventory(dashboard), before, "the account is as it was before up");
+  _assertNoSecrets(logs.join("\n") + (await p.pulumi("stack", "export")), secrets);
+}
