@@ -49,14 +49,15 @@ describe("engine: a Go program through the generated SDK and the tarball plugin,
     const packaged = Date.now();
     // Built from the example's own folder (its `replace` points at ../../sdks/go) into the temporary
     // folder; -mod=readonly: go.mod and go.sum as committed must be enough.
+    const status = (): string => execFileSync("git", ["status", "--porcelain", "--ignored", "--", "examples/go-home-network", "sdks/go"], { cwd: _repoRoot(), encoding: "utf8" });
+    const statusBefore = status();
     driver = path.join(root, "run");
     const build = { cwd: EXAMPLE, env: { ...process.env, GOFLAGS: "-mod=readonly -buildvcs=false" }, maxBuffer: 16 * 1024 * 1024 };
     await run("go", ["build", "-o", driver, "./run"], build);
     await run("go", ["build", "-o", path.join(root, "program"), "."], build);
     await run("go", ["vet", "./..."], build);
     console.log(`      plugin tarball in ${((packaged - started) / 1000).toFixed(1)} s; go build of the driver and the program, go vet in ${((Date.now() - packaged) / 1000).toFixed(1)} s`);
-    const touched = execFileSync("git", ["status", "--porcelain", "--", "examples/go-home-network", "sdks/go"], { cwd: _repoRoot(), encoding: "utf8" });
-    assert.equal(touched, "", "the build wrote nothing into the repository");
+    assert.equal(status(), statusBefore, "the build wrote nothing into the repository");
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });

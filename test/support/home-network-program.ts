@@ -113,6 +113,8 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
     ["dns-account:index:getAccountLimits", "dns-account:index:getFilterLists", "dns-account:index:getWebServices"],
     "the program's look-ups reached the plugin",
   );
+  const methods = [...new Set(calls.filter((c) => c.method.startsWith("/pulumirpc.ResourceProvider/")).map((c) => c.method.split("/").pop()))];
+  console.log(`      the engine called: ${methods.join(", ")}`);
 
   const preview = await driver("preview", "--expect-no-changes");
   logs.push(preview);

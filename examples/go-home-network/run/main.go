@@ -1,7 +1,7 @@
 // Command run runs this project's program (package homenetwork) under the Pulumi CLI through the
 // Automation API:
 //
-//	go run ./run up|preview|refresh|destroy [-stack dev] [-expect-no-changes]
+//	go run ./run up|preview|refresh|destroy [--stack dev] [--expect-no-changes]
 //
 // The program runs in this process as an inline program: the Automation API serves Pulumi's language
 // runtime itself and hands its address to the `pulumi` CLI, so no `pulumi-language-go` binary is needed.
@@ -43,7 +43,7 @@ func run() error {
 	flags.StringVar(&stackName, "stack", stackName, "stack name")
 	expectNoChanges := flags.Bool("expect-no-changes", false, "fail if the command would change anything")
 	if len(os.Args) < 2 {
-		return fmt.Errorf("usage: go run ./run up|preview|refresh|destroy [-stack NAME] [-expect-no-changes]")
+		return fmt.Errorf("usage: go run ./run up|preview|refresh|destroy [--stack NAME] [--expect-no-changes]")
 	}
 	command := os.Args[1]
 	if err := flags.Parse(os.Args[2:]); err != nil {
