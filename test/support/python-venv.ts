@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { _repoRoot } from "./helpers";
+import { _cleanEnv, _repoRoot } from "./helpers";
 
 const run = promisify(execFile);
 
@@ -43,14 +43,20 @@ export interface PythonVenv {
   pip(...args: string[]): Promise<string>;
 }
 
-/** Makes a virtual environment in `dir` (which must not exist yet) with the interpreter of {@link _python}. */
+/**
+ * Makes a virtual environment in `dir` (which must not exist yet) with the interpreter of {@link _python}.
+ * pip keeps its downloads in `${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account/pip` between runs (as
+ * test/package/sdks.test.ts does; CI keeps that folder).
+ */
 export async function _pythonVenv(dir: string): Promise<PythonVenv> {
   await run(_python(), ["-m", "venv", dir]);
   const bin = path.join(dir, "bin");
   const python = path.join(bin, "python");
+  const cache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-dns-account", "pip");
+  const env = _cleanEnv({ PIP_CACHE_DIR: cache, PIP_DISABLE_PIP_VERSION_CHECK: "1", VIRTUAL_ENV: dir });
   const pip = async (...args: string[]): Promise<string> => {
     try {
-      return (await run(python, ["-m", "pip", "--disable-pip-version-check", "--quiet", ...args], { maxBuffer: 16 * 1024 * 1024 })).stdout;
+      return (await run(python, ["-m", "pip", "--quiet", ...args], { env, maxBuffer: 16 * 1024 * 1024 })).stdout;
     } catch (err) {
       const e = err as Error & { stdout?: string; stderr?: string };
       e.message = `pip ${args[0]} failed: ${e.message}\n--- stdout\n${e.stdout ?? ""}\n--- stderr\n${e.stderr ?? ""}`;
@@ -69,7 +75,7 @@ export async function _sdkWheel(venv: PythonVenv, outDir: string): Promise<strin
   const copy = mkdtempSync(path.join(os.tmpdir(), "dns-account-pysdk-"));
   try {
     cpSync(path.join(_repoRoot(), "sdks", "python"), copy, { recursive: true });
-    await venv.pip("wheel", "--no-deps", "--wheel-dir", outDir, copy);
+    await venv.pip("wheel", "--no-deps", "--no-cache-dir", "--wheel-dir", outDir, copy);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
