@@ -124,8 +124,8 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
     assert.deepEqual(Object.keys(preview.changeSummary ?? {}), ["same"]);
     assert.equal(emu.stats.passwordGrants, 1, "a preview logs in nowhere");
 
-    const stateBefore = JSON.stringify((await p.run("export")).deployment) + (await p.pulumi("stack", "export"));
-    const rotated = await p.run("up", { replace: [tokenUrn((await p.run("export")).deployment)] });
+    const stateBefore = await p.pulumi("stack", "export");
+    const rotated = await p.run("up", { replace: [tokenUrn(JSON.parse(stateBefore))] });
     logs.push(rotated.stdout ?? "");
     assert.equal(rotated.summary?.resourceChanges?.replace, 1, rotated.stdout);
     assert.equal(emu.stats.passwordGrants, 2, "the replacement logs in again");
@@ -138,7 +138,7 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
     assert.notEqual(newAccess?.value, accessToken?.value, "a new access token");
     logs.push((await p.run("preview", { expectNoChanges: true })).stdout ?? "");
 
-    const state = JSON.stringify((await p.run("export")).deployment) + (await p.pulumi("stack", "export"));
+    const state = await p.pulumi("stack", "export");
     assert.match(state, /"ciphertext"/);
     const destroy = await p.run("destroy");
     logs.push(destroy.stdout ?? "");

@@ -19,7 +19,7 @@ export interface InlineRequest {
   main: string;
   /** Stack configuration set before the operation (`secret` ones encrypted with the passphrase). */
   config?: Record<string, { value: string; secret?: boolean }>;
-  op: "up" | "preview" | "refresh" | "destroy" | "export" | "outputs" | "none";
+  op: "up" | "preview" | "refresh" | "destroy" | "outputs" | "none";
   /** Options of the operation (e.g. `{ replace: [urn] }`, `{ expectNoChanges: true }`). */
   options?: Record<string, unknown>;
 }
@@ -31,7 +31,6 @@ export interface InlineResult {
   summary?: { resourceChanges?: Record<string, number>; result?: string };
   changeSummary?: Record<string, number>;
   outputs?: Record<string, { value: unknown; secret: boolean }>;
-  deployment?: unknown;
   error?: string;
 }
 
@@ -57,9 +56,6 @@ async function main(): Promise<void> {
         break;
       case "preview":
         result = await stack.preview(request.options ?? {});
-        break;
-      case "export":
-        result = { deployment: await stack.exportStack() };
         break;
       case "outputs":
         result = { outputs: await stack.outputs() };

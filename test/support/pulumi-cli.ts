@@ -150,7 +150,7 @@ export type InlineOp = InlineRequest["op"];
 /** A Pulumi project run as an Automation API inline program; see {@link _inlineProject}. */
 export interface InlineProject extends PulumiProject {
   /**
-   * Runs `op` (`up`, `preview`, `refresh`, `destroy`, `export`, `outputs`) on the stack in a fresh Node
+   * Runs `op` (`up`, `preview`, `refresh`, `destroy`, `outputs`) on the stack in a fresh Node
    * process in the program folder, `options` passed to the Automation API (`{ replace: [urn] }`,
    * `{ expectNoChanges: true }`); rejects with Pulumi's text when the operation fails.
    */
@@ -164,7 +164,8 @@ export interface InlineProject extends PulumiProject {
  * the stack's outputs) runs as an Automation API inline program under the real `pulumi`, from a folder
  * where `installed` (an `npm pack` install, see _installedProgram) provides node_modules: the program,
  * the Automation API and the dynamic provider all load the installed package and its @pulumi/pulumi.
- * The environment is {@link _pulumiProject}'s; `pulumi(...)` runs CLI commands on the same stack.
+ * The environment is {@link _pulumiProject}'s; `pulumi(...)` runs CLI commands on the same stack (use
+ * `pulumi("stack", "export")` for the state as stored: the Automation API's exportStack shows secrets).
  */
 export function _inlineProject(prefix: string, installed: string, files: Record<string, string>, stackName = "dev"): InlineProject {
   const project = _pulumiProject(prefix);
