@@ -6,7 +6,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _repoRoot } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _dynamicMissing, type InlineProject, _inlineProject } from "../support/pulumi-cli";
+import { _dynamicMissing, type InlineProject, _inlineProject, _skipWithout } from "../support/pulumi-cli";
 
 const USERNAME = "ops@example.com";
 const PASSWORD = "pw-CLI-5a7e3c91";
@@ -62,11 +62,7 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
   const projects: InlineProject[] = [];
 
   before(async function () {
-    const missing = _dynamicMissing();
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
+    _skipWithout(this, _dynamicMissing());
     emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }] });
     emu.addApiKey(USERNAME, API_KEY);
     user = createClient({ baseUrl: emu.url, apiKey: API_KEY });

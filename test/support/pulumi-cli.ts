@@ -193,3 +193,43 @@ export function _inlineProject(prefix: string, installed: string, files: Record<
     config: async (values) => void (await call({ op: "none", config: values })),
   };
 }
+
+/**
+ * Skips the suite of `ctx` (a `before` hook's `this`), printing why, when `missing` (from
+ * {@link _engineMissing} or {@link _dynamicMissing}) says the engine cannot run it.
+ */
+export function _skipWithout(ctx: Mocha.Context, missing: string | undefined): void {
+  if (missing === undefined) return;
+  console.log(`      skipped: ${missing}`);
+  ctx.skip();
+}
+
+/** Options of {@link _stackProject}. */
+export interface StackProjectOptions {
+  /** The program's `Pulumi.yaml`. */
+  program: string;
+  /** Stack config set after `stack init dev`: a string, or `{ secret }` for `config set --secret`. */
+  config: Record<string, string | { secret: string }>;
+  /** Environment added to {@link _pulumiProject}'s (a `PATH` goes first, e.g. an installed plugin's folder). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The set-up the engine tests share: a {@link _pulumiProject} with `program` as its Pulumi.yaml, the
+ * stack `dev` initialised and `config` set in it (secrets with `--secret`, encrypted by the passphrase).
+ */
+export async function _stackProject(prefix: string, options: StackProjectOptions): Promise<PulumiProject> {
+  const project = _pulumiProject(prefix, options.env);
+  try {
+    writeFileSync(path.join(project.dir, "Pulumi.yaml"), options.program);
+    await project.pulumi("stack", "init", "dev");
+    for (const [key, value] of Object.entries(options.config)) {
+      if (typeof value === "string") await project.pulumi("config", "set", key, value);
+      else await project.pulumi("config", "set", "--secret", key, value.secret);
+    }
+    return project;
+  } catch (err) {
+    project.remove();
+    throw err;
+  }
+}
