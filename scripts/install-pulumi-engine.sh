@@ -17,6 +17,12 @@
 # printed on stderr and kept in <version>/unavailable/<host>, where the tests read why they cannot run.
 # The script fails when pkg/sdk cannot be had or a build fails (a compile error is never papered over).
 #
+# Beside them it puts Pulumi's pulumi-resource-pulumi-nodejs (and its .cmd), the provider plugin that runs
+# a Node.js program's dynamic resources, copied unedited from the sdk/v3 module download (nodejs/dist/):
+# the engine finds it in its own folder, with no "using ... from $PATH" warning. The script resolves
+# @pulumi/pulumi from its working directory, so an Automation API inline program runs from a folder where
+# @pulumi/pulumi is installed.
+#
 # Environment: PULUMI_YAML_VERSION (default v1.25.0, the newest pulumi-yaml the proxy serves here);
 # ENGINE_JOBS (go build -p, default 2). The build runs under `nice`.
 set -euo pipefail
@@ -80,8 +86,10 @@ cli_x="github.com/pulumi/pulumi/sdk/v3/go/common/version"
 yaml_x="github.com/pulumi/pulumi-yaml/pkg/version"
 want_hosts=(pulumi-language-nodejs pulumi-language-python pulumi-language-go)
 
+dynamic_plugin=pulumi-resource-pulumi-nodejs
 need=0
 [ "$(stamped pulumi)" = "v$version" ] || need=1
+[ "$(stamped "$dynamic_plugin")" = "v$version" ] || need=1
 [ "$(stamped pulumi-language-yaml)" = "$yaml_version" ] || need=1
 for host in "${want_hosts[@]}"; do
   [ "$(stamped "$host")" = "v$version" ] || need=1
@@ -108,6 +116,18 @@ lay_out() {
   copy "$sdk_dir" "$src/sdk"
   laid_out=1
 }
+
+# The dynamic-resource provider plugin is a script in the sdk/v3 download: copied as it is, no build.
+if [ "$(stamped "$dynamic_plugin")" != "v$version" ]; then
+  rm -f "$bin/.$dynamic_plugin.version"
+  for f in "$dynamic_plugin" "$dynamic_plugin.cmd"; do
+    cp "$sdk_dir/nodejs/dist/$f" "$bin/$f.tmp"
+    chmod 755 "$bin/$f.tmp"
+    mv -f "$bin/$f.tmp" "$bin/$f"
+  done
+  printf '%s\n' "v$version" >"$bin/.$dynamic_plugin.version"
+  log "installed $dynamic_plugin v$version from the sdk/v3 module"
+fi
 
 if [ "$(stamped pulumi)" != "v$version" ]; then
   lay_out
@@ -157,6 +177,6 @@ fi
 
 log "done in $(($(date +%s) - start)) s"
 missing=""
-for host in "${want_hosts[@]}" pulumi-language-yaml; do [ -x "$bin/$host" ] || missing="$missing $host"; done
+for host in "${want_hosts[@]}" pulumi-language-yaml "$dynamic_plugin"; do [ -x "$bin/$host" ] || missing="$missing $host"; done
 [ -z "$missing" ] || log "not built (the Go module proxy refuses them; see $unavailable):$missing"
 printf '%s\n' "$bin"

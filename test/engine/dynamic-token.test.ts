@@ -1,75 +1,199 @@
 import assert from "node:assert/strict";
-import { cpSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { type Emulator, startEmulator } from "../../emulator";
-import { _assertNoSecrets } from "../support/helpers";
+import { type Client, createClient } from "../../sdk";
+import { _assertNoSecrets, _repoRoot } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
+import { _dynamicMissing, type InlineProject, _inlineProject, _skipWithout } from "../support/pulumi-cli";
 
+const USERNAME = "ops@example.com";
 const PASSWORD = "pw-CLI-5a7e3c91";
+const API_KEY = "key-DYNAMIC-3f9b27c1";
+
+/** An example's index.ts as the CommonJS a user's `tsc` would make of it (the example itself, unedited). */
+function example(name: string): string {
+  const source = readFileSync(path.join(_repoRoot(), "examples", name, "index.ts"), "utf8");
+  return ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
+}
+
+/** Each secret as it is and in lower case (a hex dump or a case-folding encoder must not show it either). */
+function withLowerCase(secrets: string[]): string[] {
+  return [...new Set(secrets.flatMap((s) => [s, s.toLowerCase()]))];
+}
+
+/** The secrets a device's with-auth addresses embed: its DoH password, as given and percent-encoded. */
+function dohSecrets(addresses: Record<string, unknown>): string[] {
+  const url = new URL(String(addresses.dns_over_https_with_auth_url));
+  const password = decodeURIComponent(url.password);
+  assert.ok(password.length >= 8, "the device has a DoH password");
+  return [password, url.password, String(addresses.dns_over_https_with_auth_url)];
+}
+
+/** Names and ids of an account's servers and devices. */
+async function inventory(client: Client): Promise<{ servers: string[]; devices: string[] }> {
+  return {
+    servers: (await client.dnsServers.list()).map((s) => `${s.name}:${s.id}`).sort(),
+    devices: (await client.devices.list()).map((d) => `${d.name}:${d.id}`).sort(),
+  };
+}
+
+/** The URN of the stack's Token (the dynamic resource with a refresh token) in a `stack export` deployment. */
+function tokenUrn(deployment: unknown): string {
+  const resources = (deployment as { deployment: { resources: { urn: string; type: string; outputs?: { refreshToken?: unknown } }[] } }).deployment.resources;
+  const found = resources.find((r) => r.type === "pulumi-nodejs:dynamic/dns-account:Token");
+  assert.ok(found, `the token in the state: ${resources.map((r) => r.type).join(", ")}`);
+  return found.urn;
+}
 
 /**
- * End to end with the real `pulumi` CLI (local file backend): up, up again (no changes), rotate via
- * keepers, refresh, destroy. Runs the engine `npm run engine` built (a Node.js program needs its
- * pulumi-language-nodejs).
+ * TypeScript dynamic resources under the real engine (`npm run engine`'s `pulumi`), each example program
+ * run as it is (examples/rotation's Token, examples/home-network's account) from an `npm pack` install,
+ * as an Automation API inline program: the SDK serves the engine in-process, so no Node.js language
+ * host is needed, and the dynamic resources run in Pulumi's own pulumi-resource-pulumi-nodejs. Every
+ * step is checked at the emulator, not only in what Pulumi reports.
  */
-describe("the real pulumi CLI", function () {
+describe("engine: TypeScript dynamic resources (examples/rotation, examples/home-network)", function () {
   this.timeout(600_000);
   let emu: Emulator;
-  let project: PulumiProject | undefined;
-  let pulumi: (...args: string[]) => Promise<string>;
+  let user: Client;
+  let installed: string;
+  const projects: InlineProject[] = [];
 
   before(async function () {
-    const missing = _engineMissing("nodejs");
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
-    emu = await startEmulator({ users: [{ username: "ops@example.com", password: PASSWORD }] });
-    const installed = await _installedProgram();
-    project = _pulumiProject("dns-account-cli-");
-    const dir = project.dir;
-    pulumi = project.pulumi;
-    cpSync(path.join(installed, "node_modules"), path.join(dir, "node_modules"), { recursive: true, verbatimSymlinks: true });
-    cpSync(path.join(installed, "package.json"), path.join(dir, "package.json"));
-    writeFileSync(path.join(dir, "Pulumi.yaml"), "name: dns-account-e2e\nruntime: nodejs\nmain: index.js\n");
-    writeFileSync(
-      path.join(dir, "index.js"),
-      `const pulumi = require("@pulumi/pulumi");
-const { Token } = require("pulumi-dns-account");
-const t = new Token("ci", { keepers: { rotation: new pulumi.Config().get("rotation") || "1" } });
-exports.accessToken = t.accessToken;
-exports.expiresAt = t.expiresAt;`,
-    );
-    await pulumi("stack", "init", "dev");
-    await pulumi("config", "set", "dns-account:baseUrl", emu.url);
-    await pulumi("config", "set", "dns-account:username", "ops@example.com");
-    await pulumi("config", "set", "--secret", "dns-account:password", PASSWORD);
+    _skipWithout(this, _dynamicMissing());
+    emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }] });
+    emu.addApiKey(USERNAME, API_KEY);
+    user = createClient({ baseUrl: emu.url, apiKey: API_KEY });
+    installed = await _installedProgram();
   });
 
   after(async () => {
+    await user?.close();
     await emu?.close();
-    project?.remove();
+    for (const p of projects) p.remove();
   });
 
-  it("up, up again with no changes, rotate via keepers, refresh, destroy", async () => {
+  /** Whether the service still honours a refresh token (a refresh grant with it). */
+  async function refreshTokenAlive(refreshToken: string): Promise<boolean> {
+    const res = await fetch(`${emu.url}/oapi/v1/oauth_token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }).toString(),
+    });
+    await res.arrayBuffer();
+    return res.status === 200;
+  }
+
+  /** The Token's refresh token in the stack's state (`pulumi stack export --show-secrets`). */
+  async function stateRefreshToken(p: InlineProject): Promise<string> {
+    type Secret = { plaintext?: string };
+    const deployment = JSON.parse(await p.pulumi("stack", "export", "--show-secrets")) as { deployment: { resources: { outputs?: { refreshToken?: string | Secret } }[] } };
+    const held = deployment.deployment.resources.find((r) => r.outputs?.refreshToken)?.outputs?.refreshToken;
+    const token = typeof held === "object" && held.plaintext !== undefined ? (JSON.parse(held.plaintext) as string) : held;
+    assert.ok(typeof token === "string" && token.length > 0, "the state holds the token's refresh token");
+    return token;
+  }
+
+  it("examples/rotation's Token: up, no changes, rotation by up --replace, destroy revokes; secrets only as ciphertext", async () => {
+    const p = _inlineProject("dns-account-engine-token-", installed, { "index.js": example("rotation") });
+    projects.push(p);
+    await p.config({
+      "dns-account:baseUrl": { value: emu.url },
+      "dns-account:username": { value: USERNAME },
+      "dns-account:password": { value: PASSWORD, secret: true },
+    });
     const logs: string[] = [];
-    logs.push(await pulumi("up", "--yes", "--skip-preview"));
+
+    const up = await p.run("up");
+    logs.push(up.stdout ?? "");
+    assert.equal(up.summary?.resourceChanges?.create, 2, "the stack and the token");
     assert.equal(emu.stats.passwordGrants, 1);
-    logs.push(await pulumi("preview", "--expect-no-changes"));
-    const stateBefore = await pulumi("stack", "export");
-    await pulumi("config", "set", "rotation", "2");
-    logs.push(await pulumi("up", "--yes", "--skip-preview"));
-    assert.equal(emu.stats.passwordGrants, 2, "replacement logs in again");
-    assert.equal(emu.stats.revokeCalls, 1, "the old refresh token is revoked after the new token exists");
-    logs.push(await pulumi("refresh", "--yes", "--skip-preview"));
-    const state = await pulumi("stack", "export");
-    const accessToken = (await pulumi("stack", "output", "accessToken", "--show-secrets")).trim();
-    assert.ok(accessToken.length > 10);
-    logs.push(await pulumi("destroy", "--yes", "--skip-preview"));
+    const accessToken = up.outputs?.accessToken;
+    assert.equal(accessToken?.secret, true, "accessToken is a secret output");
+    const firstRefresh = await stateRefreshToken(p);
+    assert.ok(await refreshTokenAlive(firstRefresh));
+
+    const preview = await p.run("preview", { expectNoChanges: true });
+    logs.push(preview.stdout ?? "");
+    assert.deepEqual(Object.keys(preview.changeSummary ?? {}), ["same"]);
+    assert.equal(emu.stats.passwordGrants, 1, "a preview logs in nowhere");
+
+    const stateBefore = await p.pulumi("stack", "export");
+    const rotated = await p.run("up", { replace: [tokenUrn(JSON.parse(stateBefore))] });
+    logs.push(rotated.stdout ?? "");
+    assert.equal(rotated.summary?.resourceChanges?.replace, 1, rotated.stdout);
+    assert.equal(emu.stats.passwordGrants, 2, "the replacement logs in again");
+    assert.equal(emu.stats.revokeCalls, 1, "the old refresh token is revoked once the new token exists");
+    assert.equal(await refreshTokenAlive(firstRefresh), false, "the replaced token's refresh token is revoked at the service");
+    const secondRefresh = await stateRefreshToken(p);
+    assert.notEqual(secondRefresh, firstRefresh);
+    assert.ok(await refreshTokenAlive(secondRefresh));
+    const newAccess = rotated.outputs?.accessToken;
+    assert.notEqual(newAccess?.value, accessToken?.value, "a new access token");
+    logs.push((await p.run("preview", { expectNoChanges: true })).stdout ?? "");
+
+    const state = await p.pulumi("stack", "export");
+    assert.match(state, /"ciphertext"/);
+    const destroy = await p.run("destroy");
+    logs.push(destroy.stdout ?? "");
+    assert.equal(destroy.summary?.resourceChanges?.delete, 2, destroy.stdout);
     assert.equal(emu.stats.revokeCalls, 2);
-    // State holds secrets only as ciphertext: neither the password nor the live token appears in clear.
-    const secrets = [PASSWORD, accessToken];
-    _assertNoSecrets(logs.join("\n") + stateBefore + state, secrets);
+    assert.equal(await refreshTokenAlive(secondRefresh), false, "destroy revokes the refresh token at the service");
+
+    const secrets = withLowerCase([PASSWORD, firstRefresh, secondRefresh, String(accessToken?.value), String(newAccess?.value), p.env.PULUMI_CONFIG_PASSPHRASE!]);
+    _assertNoSecrets(stateBefore + state + (await p.pulumi("stack", "export")), secrets);
+    _assertNoSecrets(logs.join("\n"), secrets);
+  });
+
+  it("examples/home-network: up, no changes, a dashboard edit found by refresh and repaired by up, destroy; secrets only as ciphertext", async () => {
+    const p = _inlineProject("dns-account-engine-account-", installed, {
+      "index.js": example("home-network"),
+      "rules.txt": readFileSync(path.join(_repoRoot(), "examples", "home-network", "rules.txt"), "utf8"),
+    });
+    projects.push(p);
+    await p.config({ "dns-account:baseUrl": { value: emu.url }, "dns-account:apiKey": { value: API_KEY, secret: true } });
+    const before = await inventory(user);
+    const logs: string[] = [];
+
+    const up = await p.run("up");
+    logs.push(up.stdout ?? "");
+    const serverId = String(up.outputs?.serverId?.value);
+    const home = await user.dnsServers.get(serverId);
+    assert.equal(home.name, "Home");
+    assert.deepEqual(home.settings.parental_control_settings?.blocked_services.map((s) => s.id).sort(), ["roblox", "tiktok"]);
+    assert.equal(home.settings.parental_control_settings?.enabled, true);
+    const devices = (await user.devices.list()).filter((d) => d.dns_server_id === serverId);
+    assert.deepEqual(devices.map((d) => `${d.name}/${d.device_type}`).sort(), ["Laptop/MAC", "Router/ROUTER"]);
+    const laptop = devices.find((d) => d.name === "Laptop")!;
+    const router = devices.find((d) => d.name === "Router")!;
+    assert.ok((await user.devices.dedicatedAddresses(router.id)).ipv4.includes(String(up.outputs?.routerIpv4?.value)), "the router holds the dedicated address");
+    assert.equal(up.outputs?.laptopDohWithAuth?.secret, true);
+    assert.equal(up.outputs?.routerDohWithAuth?.secret, true);
+
+    logs.push((await p.run("preview", { expectNoChanges: true })).stdout ?? "");
+
+    // A dashboard edit: the laptop renamed through the API.
+    await user.devices.update(laptop.id, { name: "Laptop (dashboard)" });
+    const refresh = await p.run("refresh");
+    logs.push(refresh.stdout ?? "");
+    assert.equal(refresh.summary?.resourceChanges?.update, 1, refresh.stdout);
+    const afterRefresh = await p.pulumi("stack", "export");
+    assert.match(afterRefresh, /Laptop \(dashboard\)/, "the state holds what refresh read");
+    const repair = await p.run("up");
+    logs.push(repair.stdout ?? "");
+    assert.equal(repair.summary?.resourceChanges?.update, 1, repair.stdout);
+    assert.equal((await user.devices.get(laptop.id)).name, "Laptop", "up puts the program's name back at the service");
+    logs.push((await p.run("preview", { expectNoChanges: true })).stdout ?? "");
+
+    const state = await p.pulumi("stack", "export");
+    assert.match(state, /"ciphertext"/);
+    const secrets = [API_KEY, p.env.PULUMI_CONFIG_PASSPHRASE!];
+    for (const d of [laptop, router]) secrets.push(...dohSecrets((await user.devices.get(d.id)).dns_addresses as Record<string, unknown>));
+    logs.push((await p.run("destroy")).stdout ?? "");
+    assert.deepEqual(await inventory(user), before, "destroy leaves the account as it was");
+    _assertNoSecrets(state + afterRefresh + (await p.pulumi("stack", "export")), withLowerCase(secrets));
+    _assertNoSecrets(logs.join("\n"), withLowerCase(secrets));
   });
 });

@@ -7,7 +7,7 @@ import { type AccountSeedInput, type Emulator, startEmulator } from "../../emula
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
 
 const API_KEY = "key-ENGINE-EXPORT-5b1f7c92";
 
@@ -54,21 +54,17 @@ describe("engine: dns-account export, then pulumi import --file in a YAML progra
   let bin: string;
 
   before(async function () {
-    const missing = _engineMissing("yaml");
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
+    _skipWithout(this, _engineMissing("yaml"));
     emu = await startEmulator({ seed: SEED });
     emu.addApiKey("user@example.com", API_KEY);
     dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
     const installed = await _installedProgram();
     bin = path.join(installed, "node_modules", ".bin");
-    project = _pulumiProject("dns-account-engine-import-", { PATH: bin });
-    writeFileSync(path.join(project.dir, "Pulumi.yaml"), "name: dns-account-engine-import\nruntime: yaml\n");
-    await project.pulumi("stack", "init", "dev");
-    await project.pulumi("config", "set", "dns-account:baseUrl", emu.url);
-    await project.pulumi("config", "set", "--secret", "dns-account:apiKey", API_KEY);
+    project = await _stackProject("dns-account-engine-import-", {
+      env: { PATH: bin },
+      program: "name: dns-account-engine-import\nruntime: yaml\n",
+      config: { "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: API_KEY } },
+    });
   });
 
   after(async () => {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_API_KEYS, type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _repoRoot } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineBin, _engineMissing, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
+import { _engineBin, _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
 
 /** The emulator's two default users and their API keys: two accounts. */
 const [USER, KIDS] = DEFAULT_API_KEYS as [{ key: string; username: string }, { key: string; username: string }];
@@ -44,11 +44,7 @@ describe("engine: YAML programs through the plugin, their whole life", function 
   const onRequest: ((line: string) => void)[] = [];
 
   before(async function () {
-    const missing = _engineMissing("yaml");
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
+    _skipWithout(this, _engineMissing("yaml"));
     emu = await startEmulator({
       limits: { devices: 40 },
       log: (line) => {
@@ -68,8 +64,9 @@ describe("engine: YAML programs through the plugin, their whole life", function 
     for (const p of projects) p.remove();
   });
 
-  function project(prefix: string, env: NodeJS.ProcessEnv = {}): PulumiProject {
-    const p = _pulumiProject(prefix, { PATH: pathToPlugin, ...env });
+  /** A stack of `program` with the npm-installed plugin on PATH and `config` set; removed after the suite. */
+  async function stack(prefix: string, program: string, config: Record<string, string | { secret: string }>): Promise<PulumiProject> {
+    const p = await _stackProject(prefix, { program, config, env: { PATH: pathToPlugin } });
     projects.push(p);
     return p;
   }
@@ -77,18 +74,17 @@ describe("engine: YAML programs through the plugin, their whole life", function 
   it("examples/yaml-home-network: up, no changes, a dashboard edit found by refresh and repaired by up, destroy; secrets only as ciphertext", async () => {
     // The example with one change of configuration: the kids' provider gets the emulator's address beside
     // its key (a key is sent only to the origin given beside it: DNS_ACCOUNT_BASE_URL would not do).
-    const p = project("dns-account-engine-yaml-cycle-");
     const example = readFileSync(path.join(_repoRoot(), "examples", "yaml-home-network", "Pulumi.yaml"), "utf8");
     const adapted = example
       .replace("config:\n", "config:\n  kidsBaseUrl:\n    type: string\n")
       .replace("      apiKey: ${kidsApiKey}\n", "      apiKey: ${kidsApiKey}\n      baseUrl: ${kidsBaseUrl}\n");
     assert.match(adapted, /baseUrl: \$\{kidsBaseUrl\}/);
-    writeFileSync(path.join(p.dir, "Pulumi.yaml"), adapted);
-    await p.pulumi("stack", "init", "dev");
-    await p.pulumi("config", "set", "dns-account:baseUrl", emu.url);
-    await p.pulumi("config", "set", "--secret", "dns-account:apiKey", USER.key);
-    await p.pulumi("config", "set", "--secret", "kidsApiKey", KIDS.key);
-    await p.pulumi("config", "set", "kidsBaseUrl", emu.url);
+    const p = await stack("dns-account-engine-yaml-cycle-", adapted, {
+      "dns-account:baseUrl": emu.url,
+      "dns-account:apiKey": { secret: USER.key },
+      kidsApiKey: { secret: KIDS.key },
+      kidsBaseUrl: emu.url,
+    });
     const userBefore = await inventory(user);
     const kidsBefore = await inventory(kids);
     const logs: string[] = [];
@@ -147,9 +143,8 @@ describe("engine: YAML programs through the plugin, their whole life", function 
     _assertNoSecrets(logs.join("\n") + (await p.pulumi("stack", "export")), secrets);
   });
   it("two explicit providers on two accounts: each resource lands in its own account only", async () => {
-    const p = project("dns-account-engine-yaml-two-");
-    writeFileSync(
-      path.join(p.dir, "Pulumi.yaml"),
+    const p = await stack(
+      "dns-account-engine-yaml-two-",
       `name: dns-account-engine-two-accounts
 runtime: yaml
 config:
@@ -201,11 +196,8 @@ resources:
     options:
       provider: \${kid}
 `,
+      { baseUrl: emu.url, parentKey: { secret: USER.key }, kidKey: { secret: KIDS.key } },
     );
-    await p.pulumi("stack", "init", "dev");
-    await p.pulumi("config", "set", "baseUrl", emu.url);
-    await p.pulumi("config", "set", "--secret", "parentKey", USER.key);
-    await p.pulumi("config", "set", "--secret", "kidKey", KIDS.key);
     const userBefore = await inventory(user);
     const kidsBefore = await inventory(kids);
     const logs = [await p.pulumi("up", "--yes")];
@@ -226,7 +218,6 @@ resources:
   });
 
   it("SIGINT to up in the middle of 20 device creates: a second up converges, nothing orphaned at the service", async () => {
-    const p = project("dns-account-engine-yaml-sigint-");
     const devices = Array.from({ length: 20 }, (_, i) => `  d${i}:
     type: dns-account:index:Device
     properties:
@@ -234,8 +225,8 @@ resources:
       deviceType: LINUX
       dnsServerId: \${bulk.serverId}
 `).join("");
-    writeFileSync(
-      path.join(p.dir, "Pulumi.yaml"),
+    const p = await stack(
+      "dns-account-engine-yaml-sigint-",
       `name: dns-account-engine-sigint
 runtime: yaml
 resources:
@@ -244,10 +235,8 @@ resources:
     properties:
       name: Bulk
 ${devices}`,
+      { "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: USER.key } },
     );
-    await p.pulumi("stack", "init", "dev");
-    await p.pulumi("config", "set", "dns-account:baseUrl", emu.url);
-    await p.pulumi("config", "set", "--secret", "dns-account:apiKey", USER.key);
     const before = await inventory(user);
     const bulkDevices = async (): Promise<string[]> => (await user.devices.list()).filter((d) => d.name.startsWith("Bulk-")).map((d) => d.id).sort();
 

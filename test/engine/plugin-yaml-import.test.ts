@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { createClient } from "../../sdk";
 import { _assertNoSecrets } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
 
 /**
  * The plugin with the real `pulumi` CLI (local file backend): a Pulumi YAML program, then `pulumi import`
@@ -20,20 +20,14 @@ describe("the plugin with the real pulumi CLI", function () {
   const API_KEY = "key-PULUMI-CLI-7e2a9d40";
 
   before(async function () {
-    const missing = _engineMissing("yaml");
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
+    _skipWithout(this, _engineMissing("yaml"));
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     const installed = await _installedProgram();
     // The plugin on PATH, as a global npm install puts it.
-    project = _pulumiProject("dns-account-yaml-", { PATH: path.join(installed, "node_modules", ".bin") });
-    pulumi = project.pulumi;
-    writeFileSync(
-      path.join(project.dir, "Pulumi.yaml"),
-      `name: dns-account-yaml
+    project = await _stackProject("dns-account-yaml-", {
+      env: { PATH: path.join(installed, "node_modules", ".bin") },
+      program: `name: dns-account-yaml
 runtime: yaml
 outputs:
   serverId: \${home.serverId}
@@ -45,10 +39,9 @@ resources:
       settings:
         blockTtlSeconds: 60
 `,
-    );
-    await pulumi("stack", "init", "dev");
-    await pulumi("config", "set", "dns-account:baseUrl", emu.url);
-    await pulumi("config", "set", "--secret", "dns-account:apiKey", API_KEY);
+      config: { "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: API_KEY } },
+    });
+    pulumi = project.pulumi;
   });
 
   after(async () => {

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, _grpcCalls, type GrpcCall, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, _grpcCalls, type GrpcCall, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
 
 const API_KEY = "key-ENGINE-YAML-3c5e8a17";
 /** How the engine encodes an unknown value (a preview's not-yet-known output) in a protobuf Struct. */
@@ -38,21 +37,14 @@ describe("engine: a YAML program through the plugin", function () {
   let grpcLog: string;
 
   before(async function () {
-    const missing = _engineMissing("yaml");
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
+    _skipWithout(this, _engineMissing("yaml"));
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
     const installed = await _installedProgram();
-    project = _pulumiProject("dns-account-engine-yaml-", { PATH: path.join(installed, "node_modules", ".bin") });
-    grpcLog = path.join(path.dirname(project.dir), "grpc.jsonl");
-    project.env.PULUMI_DEBUG_GRPC = grpcLog;
-    writeFileSync(
-      path.join(project.dir, "Pulumi.yaml"),
-      `name: dns-account-engine-yaml
+    project = await _stackProject("dns-account-engine-yaml-", {
+      env: { PATH: path.join(installed, "node_modules", ".bin") },
+      program: `name: dns-account-engine-yaml
 runtime: yaml
 variables:
   limits:
@@ -83,10 +75,10 @@ outputs:
   deviceId: \${laptop.deviceId}
   devicesLimit: \${limits.devices.limit}
 `,
-    );
-    await project.pulumi("stack", "init", "dev");
-    await project.pulumi("config", "set", "dns-account:baseUrl", emu.url);
-    await project.pulumi("config", "set", "--secret", "dns-account:apiKey", API_KEY);
+      config: { "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: API_KEY } },
+    });
+    grpcLog = path.join(path.dirname(project.dir), "grpc.jsonl");
+    project.env.PULUMI_DEBUG_GRPC = grpcLog;
   });
 
   after(async () => {

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { startPlugin } from "../support/engine/plugin-host";
 import { _isSecret, _reveal, type RecordedRequest } from "../support/engine/rpc-client";
 import { _cleanEnv, _closeAll } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, _grpcCalls, _pulumiProject, type PulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, _grpcCalls, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
 import { _useTempDirs } from "../support/temp";
 
 const API_KEY = "key-HONEST-6d2f91a4";
@@ -47,20 +46,13 @@ describe("engine: the stand-in engine sends the plugin what the real engine send
   let grpcLog: string;
 
   before(async function () {
-    const missing = _engineMissing("yaml");
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
+    _skipWithout(this, _engineMissing("yaml"));
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     const installed = await _installedProgram();
-    project = _pulumiProject("dns-account-engine-honest-", { PATH: path.join(installed, "node_modules", ".bin") });
-    grpcLog = path.join(path.dirname(project.dir), "grpc.jsonl");
-    project.env.PULUMI_DEBUG_GRPC = grpcLog;
-    writeFileSync(
-      path.join(project.dir, "Pulumi.yaml"),
-      `name: dns-account-engine-honest
+    project = await _stackProject("dns-account-engine-honest-", {
+      env: { PATH: path.join(installed, "node_modules", ".bin") },
+      program: `name: dns-account-engine-honest
 runtime: yaml
 resources:
   home:
@@ -74,10 +66,10 @@ resources:
       dnsServerId: \${home.serverId}
       settings: ${JSON.stringify(DEVICE.settings)}
 `,
-    );
-    await project.pulumi("stack", "init", "dev");
-    await project.pulumi("config", "set", "dns-account:baseUrl", emu.url);
-    await project.pulumi("config", "set", "--secret", "dns-account:apiKey", API_KEY);
+      config: { "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: API_KEY } },
+    });
+    grpcLog = path.join(path.dirname(project.dir), "grpc.jsonl");
+    project.env.PULUMI_DEBUG_GRPC = grpcLog;
   });
 
   after(async () => {

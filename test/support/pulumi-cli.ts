@@ -1,9 +1,10 @@
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { _cleanEnv, _repoRoot } from "./helpers";
+import type { InlineRequest, InlineResult } from "./inline-driver";
 
 /** The version of `@pulumi/pulumi` in package-lock.json: the engine version the tests run. */
 export function _engineVersion(): string {
@@ -122,4 +123,113 @@ export function _grpcCalls(file: string): GrpcCall[] {
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as GrpcCall)
     .map((c) => ({ ...c, request: c.request ?? {}, response: c.response ?? {} }));
+}
+
+/**
+ * Why the engine cannot run an Automation API inline program with dynamic resources, or undefined when
+ * it can: no `pulumi`, or no Pulumi `pulumi-resource-pulumi-nodejs` beside it (`npm run engine` copies it
+ * from the sdk/v3 module). An inline program needs no language host: the SDK serves the engine itself.
+ */
+export function _dynamicMissing(): string | undefined {
+  if (!_hasPulumi()) return `no pulumi CLI (run "npm run engine")`;
+  const plugin = "pulumi-resource-pulumi-nodejs";
+  if (!enginePulumi()) {
+    try {
+      execFileSync("which", [plugin], { stdio: "ignore" });
+      return undefined;
+    } catch {
+      return `no ${plugin} on PATH`;
+    }
+  }
+  return existsSync(path.join(_engineBin(), plugin)) ? undefined : `${plugin} is not beside pulumi (run "npm run engine")`;
+}
+
+/** One operation of an inline program's stack; see {@link InlineProject.run}. */
+export type InlineOp = InlineRequest["op"];
+
+/** A Pulumi project run as an Automation API inline program; see {@link _inlineProject}. */
+export interface InlineProject extends PulumiProject {
+  /**
+   * Runs `op` (`up`, `preview`, `refresh`, `destroy`, `outputs`) on the stack in a fresh Node
+   * process in the program folder, `options` passed to the Automation API (`{ replace: [urn] }`,
+   * `{ expectNoChanges: true }`); rejects with Pulumi's text when the operation fails.
+   */
+  run(op: InlineOp, options?: Record<string, unknown>): Promise<InlineResult>;
+  /** Sets stack configuration (`secret` values encrypted with the project's passphrase). */
+  config(values: Record<string, { value: string; secret?: boolean }>): Promise<void>;
+}
+
+/**
+ * A project whose program `main` (a CommonJS file written into the program folder; its exports become
+ * the stack's outputs) runs as an Automation API inline program under the real `pulumi`, from a folder
+ * where `installed` (an `npm pack` install, see _installedProgram) provides node_modules: the program,
+ * the Automation API and the dynamic provider all load the installed package and its @pulumi/pulumi.
+ * The environment is {@link _pulumiProject}'s; `pulumi(...)` runs CLI commands on the same stack (use
+ * `pulumi("stack", "export")` for the state as stored: the Automation API's exportStack shows secrets).
+ */
+export function _inlineProject(prefix: string, installed: string, files: Record<string, string>, stackName = "dev"): InlineProject {
+  const project = _pulumiProject(prefix);
+  symlinkSync(path.join(installed, "node_modules"), path.join(project.dir, "node_modules"), "dir");
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(project.dir, name), text);
+  const projectName = path.basename(path.dirname(project.dir)).replace(/[^A-Za-z0-9-]/g, "-");
+  const driver = path.join(_repoRoot(), "dist", "test", "support", "inline-driver.js");
+  let n = 0;
+  const call = async (request: Omit<InlineRequest, "projectName" | "stackName" | "main">): Promise<InlineResult> => {
+    const base = path.join(path.dirname(project.dir), `inline-${++n}`);
+    writeFileSync(`${base}.request.json`, JSON.stringify({ projectName, stackName, main: "index.js", ...request }));
+    try {
+      await promisify(execFile)(process.execPath, [driver, `${base}.request.json`, `${base}.result.json`], { cwd: project.dir, env: project.env, maxBuffer: 64 * 1024 * 1024 });
+      const result = JSON.parse(readFileSync(`${base}.result.json`, "utf8")) as InlineResult;
+      if (result.error) throw new Error(`pulumi ${request.op} (inline program) failed: ${result.error}`);
+      return result;
+    } finally {
+      rmSync(`${base}.request.json`, { force: true });
+      rmSync(`${base}.result.json`, { force: true });
+    }
+  };
+  return {
+    ...project,
+    run: (op, options) => call({ op, ...(options ? { options } : {}) }),
+    config: async (values) => void (await call({ op: "none", config: values })),
+  };
+}
+
+/**
+ * Skips the suite of `ctx` (a `before` hook's `this`), printing why, when `missing` (from
+ * {@link _engineMissing} or {@link _dynamicMissing}) says the engine cannot run it.
+ */
+export function _skipWithout(ctx: Mocha.Context, missing: string | undefined): void {
+  if (missing === undefined) return;
+  console.log(`      skipped: ${missing}`);
+  ctx.skip();
+}
+
+/** Options of {@link _stackProject}. */
+export interface StackProjectOptions {
+  /** The program's `Pulumi.yaml`. */
+  program: string;
+  /** Stack config set after `stack init dev`: a string, or `{ secret }` for `config set --secret`. */
+  config: Record<string, string | { secret: string }>;
+  /** Environment added to {@link _pulumiProject}'s (a `PATH` goes first, e.g. an installed plugin's folder). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The set-up the engine tests share: a {@link _pulumiProject} with `program` as its Pulumi.yaml, the
+ * stack `dev` initialised and `config` set in it (secrets with `--secret`, encrypted by the passphrase).
+ */
+export async function _stackProject(prefix: string, options: StackProjectOptions): Promise<PulumiProject> {
+  const project = _pulumiProject(prefix, options.env);
+  try {
+    writeFileSync(path.join(project.dir, "Pulumi.yaml"), options.program);
+    await project.pulumi("stack", "init", "dev");
+    for (const [key, value] of Object.entries(options.config)) {
+      if (typeof value === "string") await project.pulumi("config", "set", key, value);
+      else await project.pulumi("config", "set", "--secret", key, value.secret);
+    }
+    return project;
+  } catch (err) {
+    project.remove();
+    throw err;
+  }
 }

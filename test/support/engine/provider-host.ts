@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { _closeAll } from "../helpers";
-import { connectProvider, type HostCheckResult, type HostDiffResult } from "./rpc-client";
+import { connectProvider, type HostCheckResult, type HostDiffResult, type RecordedRequest } from "./rpc-client";
 
 export type { HostCheckResult, HostDiffResult } from "./rpc-client";
 
@@ -12,6 +12,8 @@ export interface ProviderHostOptions {
   programDir: string;
   /** Environment of the host process; default this process's. */
   env?: NodeJS.ProcessEnv;
+  /** When given, every request sent to the host is appended here (to compare with the real engine's). */
+  record?: RecordedRequest[];
 }
 
 /**
@@ -91,7 +93,7 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
     cwd: options.programDir,
     ...(options.env ? { env: options.env } : {}),
   });
-  const rpc = connectProvider(pulumiDir, spawned.port);
+  const rpc = connectProvider(pulumiDir, spawned.port, options.record);
   return {
     async configure(config, secretKeys = []) {
       await rpc.configureArgs(config, secretKeys);
