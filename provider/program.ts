@@ -141,8 +141,10 @@ function sharedFor(options: { baseUrl: string; credentials: SessionCredentials; 
 export async function getClient(args: CredentialArgs = {}): Promise<Client> {
   const resolved = await sessionArgs(await plainArgs(args), { apiKey: true });
   if ("apiKey" in resolved) return shared().sharedClient(resolved);
-  sharedFor(resolved);
-  return shared().sharedClient(resolved);
+  // One resolve of the options: the shared client makes (or finds) the session it draws tokens from.
+  const client = shared().sharedClient(resolved);
+  if ("password" in resolved.credentials) revokeAtExit(client.session);
+  return client;
 }
 
 /**

@@ -20,8 +20,8 @@ export {
   type RawResponse,
   resolveBaseUrl,
   systemClock,
-  type TransportOptions,
 } from "./http/transport";
+export type { RetryOptions, TokenCallOptions, TransportOptions } from "./config/input";
 export {
   decodeJson,
   parseTokenResponse,
@@ -40,7 +40,6 @@ export {
   refreshToken,
   type RefreshedTokenSet,
   type RefreshTokenOptions,
-  type TokenCallOptions,
   tokenRequest,
 } from "./auth/grants";
 export { parseRevokeResponse, revokeRequest, revokeToken, type RevokeTokenOptions } from "./auth/revoke";
@@ -58,16 +57,17 @@ export { codeChallengeS256, generateCodeVerifier, generateState } from "./auth/p
 export { USER_AGENT, VERSION } from "./version";
 export { redact } from "./redact";
 export { isoTime, isTime, MAX_EXPIRES_IN_SECONDS } from "./time";
-export { backoffDelay, isTransient, type RetryOptions } from "./http/retry";
+export { backoffDelay, isTransient } from "./http/retry";
 export {
   MAX_TIMER_MS,
   type PasswordCredentials,
   type RefreshCredentials,
   Session,
   type SessionCredentials,
-  type SessionOptions,
 } from "./session";
-export { type CallArgs, Client, type ClientOptions, createClient, parseApiResponse, type QueryParams, type RequestOptions } from "./client/client";
+export type { SessionOptions } from "./config/input";
+export type { ClientOptions } from "./config/client-input";
+export { type CallArgs, Client, createClient, parseApiResponse, type QueryParams, type RequestOptions } from "./client/client";
 export type {
   AccountApi,
   DedicatedIpv4Api,

@@ -1,48 +1,19 @@
 import { inspect } from "node:util";
 import { ConfigError, InvalidCredentialsError, InvalidGrantError, MfaRequiredError } from "./errors";
-import { type TokenCallOptions, tokenRequest } from "./auth/grants";
-import { requireString } from "./options";
-import { revokeToken } from "./auth/revoke";
-import { isTransient, type RetryOptions, retryPolicy, withRetries } from "./http/retry";
+import { tokenRequest } from "./auth/grants";
+import { revokeWith } from "./auth/revoke";
+import { isTransient, withRetries } from "./http/retry";
 import { parseTokenResponse, type TokenGrant, type TokenSet } from "./auth/token-response";
-import { type Clock, header, systemClock } from "./http/transport";
+import { header } from "./http/transport";
+import type { PasswordCredentials } from "./config/credentials";
+import type { SessionOptions } from "./config/input";
+import { resolveSessionConfig } from "./config/resolve";
+import type { SessionConfig, TransportConfig } from "./config/resolved";
 import { isoTime } from "./time";
 
-/** Log in with username and password (and the current MFA code, used once). */
-export interface PasswordCredentials {
-  username: string;
-  password: string;
-  mfaToken?: string;
-}
-
-/** Start from a stored refresh token. */
-export interface RefreshCredentials {
-  refreshToken: string;
-}
-
-/** What a {@link Session} starts from: a password, a refresh token, or a token set to resume. */
-export type SessionCredentials = PasswordCredentials | RefreshCredentials | TokenSet;
-
-/** Options of {@link Session}. */
-export interface SessionOptions extends Omit<TokenCallOptions, "clock" | "signal"> {
-  credentials: SessionCredentials;
-  /**
-   * Refresh this long before expiry. Default: 5 minutes or 10 % of the token's lifetime, whichever is
-   * smaller (lifetimes vary per response, so the window is computed per token).
-   */
-  refreshBeforeMs?: number;
-  /** Refresh in the background ahead of expiry, on an unref'd timer. Default false. */
-  keepAlive?: boolean;
-  /** Least time between two refreshes while the current token is still valid. Default 1 000 ms. */
-  minRefreshIntervalMs?: number;
-  /** Called (and awaited) with every new token set, so a store can persist it. */
-  onTokens?: (tokens: TokenSet) => void | Promise<void>;
-  /** Receives errors that have no caller: background refreshes and `onTokens` failures. */
-  onError?: (error: unknown) => void;
-  /** Retries of the refresh grant on 429, 5xx and network errors. The password grant is never retried. */
-  retry?: RetryOptions;
-  clock?: Clock;
-}
+export type { PasswordCredentials, RefreshCredentials, SessionCredentials } from "./config/credentials";
+export { resolveSessionConfig } from "./config/resolve";
+export type { SessionConfig } from "./config/resolved";
 
 /** Node's setTimeout limit: a longer delay fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -51,14 +22,6 @@ const FIVE_MINUTES = 5 * 60_000;
 /** The default refresh window for a lifetime in seconds: 5 minutes or 10 % of it, whichever is smaller. */
 export function refreshWindowMs(expiresInSeconds: number): number {
   return Math.min(FIVE_MINUTES, expiresInSeconds * 100);
-}
-
-function isTokenSet(c: SessionCredentials): c is TokenSet {
-  return typeof (c as TokenSet).accessToken === "string";
-}
-
-function isRefresh(c: SessionCredentials): c is RefreshCredentials {
-  return !isTokenSet(c) && (c as RefreshCredentials).refreshToken !== undefined;
 }
 
 /** Errors after which asking again cannot help: the session stops calling the token endpoint. */
@@ -80,9 +43,8 @@ function isTerminal(err: unknown): boolean {
  * ```
  */
 export class Session {
-  readonly #options: SessionOptions;
-  readonly #clock: Clock;
-  readonly #policy;
+  /** Everything the session reads of its options, resolved once (its credentials taken out, below). */
+  readonly #config: Omit<SessionConfig, "credentials">;
   #password: PasswordCredentials | undefined;
   #refreshToken: string | undefined;
   #tokens: TokenSet | undefined;
@@ -96,39 +58,19 @@ export class Session {
   #late: string | undefined;
   #revoked = false;
 
-  constructor(options: SessionOptions) {
-    const c = options?.credentials;
-    if (typeof c !== "object" || c === null) {
-      throw new ConfigError('"credentials" must be { username, password }, { refreshToken } or a token set', { field: "credentials" });
-    }
-    if (isTokenSet(c)) {
-      requireString(c.accessToken, "credentials.accessToken");
-      // Infinity is allowed: a bare access token whose lifetime nobody told us.
-      if (typeof c.expiresAt !== "number" || Number.isNaN(c.expiresAt)) {
-        throw new ConfigError('"credentials.expiresAt" must be a time in epoch milliseconds', { field: "credentials.expiresAt" });
-      }
-      if (c.refreshToken !== undefined) this.#refreshToken = requireString(c.refreshToken, "credentials.refreshToken");
-      this.#tokens = { ...c };
-    } else if (isRefresh(c)) {
-      this.#refreshToken = requireString(c.refreshToken, "credentials.refreshToken");
+  /** Resolves `options` once into the configuration the session reads; a resolved one is taken as it is. */
+  constructor(options: SessionOptions | SessionConfig) {
+    // The credentials move into the session's own fields (which revoke() and a spent MFA code clear).
+    const { credentials: c, ...config } = resolveSessionConfig(options);
+    this.#config = config;
+    if (c.kind === "tokens") {
+      this.#tokens = { ...c.tokens };
+      if (c.refreshToken !== undefined) this.#refreshToken = c.refreshToken;
+    } else if (c.kind === "refresh") {
+      this.#refreshToken = c.refreshToken;
     } else {
-      const p = c as PasswordCredentials;
-      this.#password = {
-        username: requireString(p.username, "credentials.username"),
-        password: requireString(p.password, "credentials.password"),
-        ...(p.mfaToken !== undefined ? { mfaToken: requireString(p.mfaToken, "credentials.mfaToken") } : {}),
-      };
+      this.#password = { username: c.username, password: c.password, ...(c.mfaToken !== undefined ? { mfaToken: c.mfaToken } : {}) };
     }
-    for (const key of ["refreshBeforeMs", "minRefreshIntervalMs"] as const) {
-      const v = options[key];
-      if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) {
-        throw new ConfigError(`"${key}" must be a non-negative number of milliseconds`, { field: key });
-      }
-    }
-    this.#policy = retryPolicy(options.retry);
-    this.#options = { ...options };
-    delete (this.#options as Partial<SessionOptions>).credentials;
-    this.#clock = options.clock ?? systemClock;
     if (this.#tokens) this.#schedule();
   }
 
@@ -139,14 +81,14 @@ export class Session {
   async accessToken(): Promise<string> {
     if (this.#terminal !== undefined) throw this.#terminal;
     const current = this.#tokens;
-    const now = this.#clock.now();
+    const now = this.#config.clock.now();
     if (current && now < this.#refreshAt(current)) return current.accessToken;
-    const minInterval = this.#options.minRefreshIntervalMs ?? 1000;
+    const minInterval = this.#config.minRefreshIntervalMs;
     if (current && now < current.expiresAt && now - this.#lastRefreshAt < minInterval) return current.accessToken;
     try {
       return (await this.#refresh()).accessToken;
     } catch (err) {
-      if (current && isTransient(err) && this.#tokens === current && this.#clock.now() < current.expiresAt) {
+      if (current && isTransient(err) && this.#tokens === current && this.#config.clock.now() < current.expiresAt) {
         return current.accessToken;
       }
       throw err;
@@ -159,7 +101,7 @@ export class Session {
    */
   currentToken(): string | undefined {
     const t = this.#tokens;
-    return t && this.#terminal === undefined && this.#clock.now() < this.#refreshAt(t) ? t.accessToken : undefined;
+    return t && this.#terminal === undefined && this.#config.clock.now() < this.#refreshAt(t) ? t.accessToken : undefined;
   }
 
   /**
@@ -203,7 +145,7 @@ export class Session {
     this.#terminal = new InvalidGrantError("The session was revoked");
     this.#revoked = true;
     const work: Promise<void>[] = [];
-    if (token !== undefined) work.push(revokeToken({ ...this.#transport(), refreshToken: token }));
+    if (token !== undefined) work.push(this.#revokeOne(token));
     if (flight) {
       work.push(
         flight.then(
@@ -212,7 +154,7 @@ export class Session {
             // #obtain parked what the flight returned after the revocation began: revoke it too.
             const late = this.#late;
             this.#late = undefined;
-            if (late !== undefined && late !== token) await revokeToken({ ...this.#transport(), refreshToken: late });
+            if (late !== undefined && late !== token) await this.#revokeOne(late);
           },
         ),
       );
@@ -239,18 +181,18 @@ export class Session {
   }
 
   #refreshAt(t: TokenSet): number {
-    return t.expiresAt - (this.#options.refreshBeforeMs ?? refreshWindowMs(t.expiresIn));
+    return t.expiresAt - (this.#config.refreshBeforeMs ?? refreshWindowMs(t.expiresIn));
   }
 
-  #transport(): TokenCallOptions {
-    const { baseUrl, dispatcher, timeoutMs, grantType, allowInsecureHttp } = this.#options;
-    return {
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
-      ...(dispatcher !== undefined ? { dispatcher } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(grantType !== undefined ? { grantType } : {}),
-      ...(allowInsecureHttp !== undefined ? { allowInsecureHttp } : {}),
-    };
+  async #revokeOne(refreshToken: string): Promise<void> {
+    await revokeWith(this.#transport(), refreshToken);
+  }
+
+  /** The token calls' transport; a bad base URL or timeout is reported here, on the first token call. */
+  #transport(): TransportConfig {
+    const transport = this.#config.transport;
+    if (transport instanceof ConfigError) throw transport;
+    return transport;
   }
 
   #refresh(): Promise<TokenSet> {
@@ -296,11 +238,11 @@ export class Session {
 
   async #grant(grant: TokenGrant, form: Record<string, string>): Promise<TokenSet> {
     // Expiry counts from when the request left: the server started the lifetime no earlier.
-    const sentAt = this.#clock.now();
+    const sentAt = this.#config.clock.now();
     const res = await tokenRequest(grant, form, this.#transport());
     const set = parseTokenResponse(res, { grant, clock: { now: () => sentAt } });
     const date = Date.parse(header(res, "date") ?? "");
-    if (!Number.isNaN(date)) this.#skewMs = date - this.#clock.now();
+    if (!Number.isNaN(date)) this.#skewMs = date - this.#config.clock.now();
     return set;
   }
 
@@ -316,20 +258,20 @@ export class Session {
   }
 
   async #refreshGrant(token: string): Promise<TokenSet> {
-    const set = await withRetries(this.#policy, () => this.#grant("refresh_token", { refresh_token: token }));
+    const set = await withRetries(this.#config.retry, () => this.#grant("refresh_token", { refresh_token: token }));
     return { ...set, refreshToken: set.refreshToken ?? token };
   }
 
   async #accept(set: TokenSet): Promise<void> {
     this.#tokens = set;
     if (set.refreshToken !== undefined) this.#refreshToken = set.refreshToken;
-    this.#lastRefreshAt = this.#clock.now();
+    this.#lastRefreshAt = this.#config.clock.now();
     this.#schedule();
-    if (this.#options.onTokens) {
+    if (this.#config.onTokens) {
       try {
-        await this.#options.onTokens({ ...set });
+        await this.#config.onTokens({ ...set });
       } catch (err) {
-        this.#options.onError?.(err);
+        this.#config.onError?.(err);
       }
     }
   }
@@ -337,9 +279,9 @@ export class Session {
   #schedule(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (!this.#options.keepAlive || this.#closed || this.#terminal !== undefined || !this.#tokens) return;
-    const minInterval = this.#options.minRefreshIntervalMs ?? 1000;
-    this.#arm(Math.max(this.#refreshAt(this.#tokens) - this.#clock.now(), minInterval));
+    if (!this.#config.keepAlive || this.#closed || this.#terminal !== undefined || !this.#tokens) return;
+    const minInterval = this.#config.minRefreshIntervalMs;
+    this.#arm(Math.max(this.#refreshAt(this.#tokens) - this.#config.clock.now(), minInterval));
   }
 
   /** Arms the background timer, in chunks no longer than Node's timer limit. */
@@ -348,8 +290,8 @@ export class Session {
     this.#timer = setTimeout(() => {
       if (delay > MAX_TIMER_MS) return this.#arm(delay - MAX_TIMER_MS);
       this.#refresh().catch((err: unknown) => {
-        this.#options.onError?.(err);
-        if (this.#terminal === undefined && !this.#closed) this.#arm(Math.max(this.#options.minRefreshIntervalMs ?? 1000, 30_000));
+        this.#config.onError?.(err);
+        if (this.#terminal === undefined && !this.#closed) this.#arm(Math.max(this.#config.minRefreshIntervalMs, 30_000));
       });
     }, chunk);
     this.#timer.unref();

@@ -1,29 +1,12 @@
-import { requireString, timeoutOf } from "../options";
+import { requireString } from "../options";
 import { parseTokenResponse, type TokenGrant, type TokenSet } from "./token-response";
-import {
-  apiUrl,
-  type Clock,
-  type RawResponse,
-  resolveBaseUrl,
-  send,
-  systemClock,
-  type TransportOptions,
-} from "../http/transport";
+import { apiUrl, type RawResponse, send } from "../http/transport";
 import { USER_AGENT } from "../version";
+import type { TokenCallOptions } from "../config/input";
+import { resolveTransportConfig } from "../config/resolve";
+import type { TransportConfig } from "../config/resolved";
 
-/** Default whole-request timeout of token calls. */
-export const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
-
-/** Options shared by the token, refresh and revoke calls. */
-export interface TokenCallOptions extends TransportOptions {
-  /**
-   * Send `grant_type` (default true): API 1.15 requires it on every token request. `false` omits it,
-   * only as a compatibility switch for servers that reject unknown fields.
-   */
-  grantType?: boolean;
-  /** Clock for `expiresAt`; default the wall clock. */
-  clock?: Clock;
-}
+export { DEFAULT_TOKEN_TIMEOUT_MS } from "../config/resolve";
 
 /** Arguments of {@link issueToken}. */
 export interface IssueTokenOptions extends TokenCallOptions {
@@ -57,10 +40,11 @@ export type RefreshedTokenSet = IssuedTokenSet & {
 export function formRequest(
   path: string,
   form: Record<string, string>,
-  options: TransportOptions,
+  options: TokenCallOptions | TransportConfig,
   query?: Record<string, string>,
 ): Promise<RawResponse> {
-  const url = apiUrl(resolveBaseUrl(options.baseUrl, options.allowInsecureHttp), path);
+  const config = resolveTransportConfig(options);
+  const url = apiUrl(new URL(config.endpoint.href), path);
   for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
   return send(url, {
     method: "POST",
@@ -70,16 +54,17 @@ export function formRequest(
       "user-agent": USER_AGENT,
     },
     body: new URLSearchParams(form).toString(),
-    dispatcher: options.dispatcher,
-    timeoutMs: timeoutOf(options.timeoutMs, DEFAULT_TOKEN_TIMEOUT_MS),
-    signal: options.signal,
+    dispatcher: config.dispatcher,
+    timeoutMs: config.timeoutMs,
+    signal: config.signal,
   });
 }
 
 /** Sends a token endpoint request for a grant; see {@link parseTokenResponse} for the other half. */
-export function tokenRequest(grant: TokenGrant, form: Record<string, string>, options: TokenCallOptions): Promise<RawResponse> {
-  const body = options.grantType === false ? form : { grant_type: grant, ...form };
-  return formRequest("/oauth_token", body, options);
+export function tokenRequest(grant: TokenGrant, form: Record<string, string>, options: TokenCallOptions | TransportConfig): Promise<RawResponse> {
+  const config = resolveTransportConfig(options);
+  const body = config.grantType ? { grant_type: grant, ...form } : form;
+  return formRequest("/oauth_token", body, config);
 }
 
 /**
@@ -99,8 +84,9 @@ export async function issueToken(options: IssueTokenOptions): Promise<IssuedToke
     password: requireString(options.password, "password"),
   };
   if (options.mfaToken !== undefined) form.mfa_token = requireString(options.mfaToken, "mfaToken");
-  const res = await tokenRequest("password", form, options);
-  return parseTokenResponse(res, { grant: "password", clock: options.clock ?? systemClock }) as IssuedTokenSet;
+  const config = resolveTransportConfig(options);
+  const res = await tokenRequest("password", form, config);
+  return parseTokenResponse(res, { grant: "password", clock: config.clock }) as IssuedTokenSet;
 }
 
 /**
@@ -115,8 +101,13 @@ export async function issueToken(options: IssueTokenOptions): Promise<IssuedToke
  */
 export async function refreshToken(options: RefreshTokenOptions): Promise<RefreshedTokenSet> {
   const sent = requireString(options.refreshToken, "refreshToken");
-  const res = await tokenRequest("refresh_token", { refresh_token: sent }, options);
-  const set = parseTokenResponse(res, { grant: "refresh_token", clock: options.clock ?? systemClock });
+  return refreshWith(resolveTransportConfig(options), sent);
+}
+
+/** {@link refreshToken} with a resolved transport (the revoke check's second look). */
+export async function refreshWith(config: TransportConfig, sent: string): Promise<RefreshedTokenSet> {
+  const res = await tokenRequest("refresh_token", { refresh_token: sent }, config);
+  const set = parseTokenResponse(res, { grant: "refresh_token", clock: config.clock });
   const refresh = set.refreshToken ?? sent;
   return { ...set, refreshToken: refresh, rotated: refresh !== sent };
 }
@@ -154,6 +145,7 @@ export async function exchangeCode(options: ExchangeCodeOptions): Promise<TokenS
     code_verifier: requireString(options.codeVerifier, "codeVerifier"),
     redirect_uri: requireString(options.redirectUri, "redirectUri"),
   };
-  const res = await tokenRequest("authorization_code", form, options);
-  return parseTokenResponse(res, { grant: "authorization_code", clock: options.clock ?? systemClock });
+  const config = resolveTransportConfig(options);
+  const res = await tokenRequest("authorization_code", form, config);
+  return parseTokenResponse(res, { grant: "authorization_code", clock: config.clock });
 }

@@ -1,9 +1,12 @@
 import { DnsAccountError, HttpError, InvalidGrantError, RevocationError, serverDetails } from "../errors";
-import { formRequest, refreshToken as refreshGrant, type TokenCallOptions } from "./grants";
+import { formRequest, refreshWith } from "./grants";
 import { requireString } from "../options";
 import { decodeJson } from "./token-response";
 import { serverWords } from "../server-words";
-import { type RawResponse, header, parseRetryAfter, systemClock } from "../http/transport";
+import { type RawResponse, header, parseRetryAfter } from "../http/transport";
+import type { TokenCallOptions } from "../config/input";
+import { resolveTransportConfig } from "../config/resolve";
+import type { TransportConfig } from "../config/resolved";
 
 /** Arguments of {@link revokeToken}. */
 export interface RevokeTokenOptions extends Omit<TokenCallOptions, "grantType"> {
@@ -25,7 +28,7 @@ export interface RevokeTokenOptions extends Omit<TokenCallOptions, "grantType"> 
  */
 export function revokeRequest(
   refreshToken: string,
-  options: Omit<TokenCallOptions, "grantType">,
+  options: Omit<TokenCallOptions, "grantType"> | TransportConfig,
   { inQuery = false }: { inQuery?: boolean } = {},
 ): Promise<RawResponse> {
   const form = { token: refreshToken, refresh_token: refreshToken };
@@ -91,9 +94,9 @@ function namesMissingRefreshToken(res: RawResponse): boolean {
  * the token to revoke next when it works (a server that rotates refresh tokens has just issued a new
  * one). Any other outcome proves nothing and is a {@link RevocationError}.
  */
-async function stillWorks(token: string, options: RevokeTokenOptions): Promise<string | undefined> {
+async function stillWorks(token: string, config: TransportConfig): Promise<string | undefined> {
   try {
-    return (await refreshGrant({ ...options, refreshToken: token })).refreshToken;
+    return (await refreshWith(config, token)).refreshToken;
   } catch (err) {
     if (err instanceof InvalidGrantError) return undefined;
     const code = err instanceof DnsAccountError ? ` (${err.code})` : "";
@@ -121,8 +124,14 @@ async function stillWorks(token: string, options: RevokeTokenOptions): Promise<s
  * ```
  */
 export async function revokeToken(options: RevokeTokenOptions): Promise<void> {
-  let token = requireString(options.refreshToken, "refreshToken");
-  const now = (): number => (options.clock ?? systemClock).now();
+  const token = requireString(options.refreshToken, "refreshToken");
+  return revokeWith(resolveTransportConfig(options), token);
+}
+
+/** {@link revokeToken} with a resolved transport (a session's). */
+export async function revokeWith(options: TransportConfig, refreshToken: string): Promise<void> {
+  let token = refreshToken;
+  const now = (): number => options.clock.now();
   let inQuery = false;
   let res = await revokeRequest(token, options);
   if (res.status === 400 && !saysAlreadyGone(res) && namesMissingRefreshToken(res)) {

@@ -1,5 +1,4 @@
 import { inspect } from "node:util";
-import type { Dispatcher } from "undici";
 import {
   type AccountApi,
   accountApi,
@@ -23,70 +22,25 @@ import {
   validateResponse,
 } from "./api-schemas";
 import { ConfigError, fieldProblems, HttpError, InvalidApiKeyError, serverDetails } from "../errors";
-import { timeoutOf } from "../options";
 import { type Operation, parseOperations } from "./operations";
 import { joinPath, operationPath } from "./path";
-import { backoffDelay, isTransient, isTransientStatus, type RetryOptions, retryPolicy, sleep } from "../http/retry";
-import { Session, type SessionCredentials, type SessionOptions } from "../session";
+import { backoffDelay, isTransient, isTransientStatus, sleep } from "../http/retry";
+import type { Session } from "../session";
+import type { ClientOptions } from "../config/client-input";
+import { type ClientConfig, resolveClientConfig } from "../config/client";
 import { decodeJson } from "../auth/token-response";
 import {
   API_PREFIX,
-  type Clock,
   header,
   parseRetryAfter,
-  proxyAwareAgent,
   type RawResponse,
-  resolveBaseUrl,
   sendTo,
-  systemClock,
 } from "../http/transport";
 import { USER_AGENT } from "../version";
 import type { QueryParams, RequestOptions } from "./request";
 
 export type { QueryParams, RequestOptions } from "./request";
-
-/** Options of {@link createClient}. */
-export interface ClientOptions {
-  baseUrl?: string;
-  /** A session to take tokens from (shared, not closed by the client). */
-  session?: Session;
-  /** Or credentials: the client then makes (and owns) its own session. */
-  credentials?: SessionCredentials;
-  /**
-   * Or an API key (issued in the service's dashboard, valid until deleted there): sent as
-   * `Authorization: ApiKey <key>` on every call, never to a token endpoint. A 401 is terminal
-   * (`InvalidApiKeyError`, `invalid_api_key`): there is nothing to refresh.
-   */
-  apiKey?: string;
-  /** Further options of the session the client makes from `credentials`. */
-  sessionOptions?: Omit<SessionOptions, "credentials" | "baseUrl" | "dispatcher" | "allowInsecureHttp">;
-  /** Whole-request timeout of API calls in ms; default 30 000. */
-  timeoutMs?: number;
-  /** Retries of idempotent calls on 408/429/5xx and connection failures. */
-  retry?: RetryOptions;
-  /** Also retry POST (non-idempotent) calls. Default false: a retried POST may create twice. */
-  retryNonIdempotent?: boolean;
-  /** undici dispatcher; default an own keep-alive, proxy-aware agent that `close()` releases. */
-  dispatcher?: Dispatcher;
-  /**
-   * Most connections the client's own agent opens to the service at once (ignored with `dispatcher`).
-   * Default {@link DEFAULT_CONNECTIONS} (16): calls beyond that wait for a free connection instead of
-   * opening hundreds of sockets (a hundred concurrent creates would otherwise each open one, and each
-   * costs a TLS handshake). At 32 concurrent callers a handful of keep-alive connections carry the load;
-   * lower it when the service or a proxy limits connections per client, or when many clients or
-   * processes share a host.
-   *
-   * @example
-   * ```ts
-   * createClient({ apiKey, connections: 4 });
-   * ```
-   */
-  connections?: number;
-  allowInsecureHttp?: boolean;
-  /** Largest response body read; default 16 MiB. */
-  maxBodyBytes?: number;
-  clock?: Clock;
-}
+export { type ClientConfig, DEFAULT_CONNECTIONS, resolveClientConfig } from "../config/client";
 
 /** Arguments of {@link Client.call}. */
 export interface CallArgs {
@@ -95,9 +49,6 @@ export interface CallArgs {
   body?: unknown;
   retry?: boolean;
 }
-
-/** Connections per origin of a client's own agent unless `connections` says otherwise. */
-export const DEFAULT_CONNECTIONS = 16;
 
 /** Where the service serves its OpenAPI description: today's path first, then the older one. */
 const OPENAPI_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"] as const;
@@ -119,8 +70,6 @@ const isTokenEndpoint = (path: string): boolean => {
   return TOKEN_ENDPOINT.test(bare) || TOKEN_ENDPOINT.test(decoded);
 };
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
-const DEFAULT_API_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 
 /**
  * The configured API client: Bearer tokens from a {@link Session}, one forced refresh and replay on a
@@ -135,60 +84,20 @@ const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
  * ```
  */
 export class Client {
+  /** Everything the client reads of its options, resolved once (see resolveClientConfig). */
+  readonly #config: ClientConfig;
   readonly #session: Session | undefined;
   readonly #apiKey: string | undefined;
   /** Set once the server refused the API key: later calls fail without sending it again. */
   #apiKeyRefused = false;
-  readonly #base: URL;
-  /** Origin of every call, e.g. `https://api.adguard-dns.io` (built once). */
-  readonly #origin: string;
-  /** Path prefix of every call, from the base URL's path (often empty). */
-  readonly #pathPrefix: string;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
-  readonly #ownsSession: boolean;
-  readonly #timeoutMs: number;
-  readonly #policy;
-  readonly #retryPost: boolean;
-  readonly #maxBody: number;
-  readonly #clock: Clock;
   #operations: Promise<Operation[]> | undefined;
 
-  constructor(options: ClientOptions) {
-    this.#base = resolveBaseUrl(options.baseUrl, options.allowInsecureHttp);
-    this.#origin = this.#base.origin;
-    this.#pathPrefix = this.#base.pathname.replace(/\/+$/, "");
-    this.#timeoutMs = timeoutOf(options.timeoutMs, DEFAULT_API_TIMEOUT_MS);
-    this.#policy = retryPolicy(options.retry);
-    this.#retryPost = options.retryNonIdempotent ?? false;
-    this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-    this.#clock = options.clock ?? systemClock;
-    if ([options.session, options.credentials, options.apiKey].filter((c) => c !== undefined).length > 1) {
-      throw new ConfigError('Pass one of "session", "credentials" or "apiKey"', { field: "credentials" });
-    }
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000, connections: options.connections !== undefined ? connectionsOf(options.connections) : DEFAULT_CONNECTIONS });
-    this.#apiKey = undefined;
-    if (options.apiKey !== undefined) {
-      this.#apiKey = apiKeyOf(options.apiKey);
-      this.#session = undefined;
-      this.#ownsSession = false;
-    } else if (options.session) {
-      this.#session = options.session;
-      this.#ownsSession = false;
-    } else if (options.credentials) {
-      this.#session = new Session({
-        ...options.sessionOptions,
-        ...(options.clock ? { clock: options.clock } : {}),
-        credentials: options.credentials,
-        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-        ...(options.allowInsecureHttp !== undefined ? { allowInsecureHttp: options.allowInsecureHttp } : {}),
-        dispatcher: this.#dispatcher,
-      });
-      this.#ownsSession = true;
-    } else {
-      throw new ConfigError('Pass "session", "credentials" or "apiKey"', { field: "credentials" });
-    }
+  /** Resolves `options` once into the configuration every call reads; a resolved one is taken as it is. */
+  constructor(options: ClientOptions | ClientConfig) {
+    const config = resolveClientConfig(options);
+    this.#config = config;
+    this.#apiKey = config.auth.kind === "apiKey" ? config.auth.apiKey : undefined;
+    this.#session = config.auth.kind === "session" ? config.auth.session : undefined;
   }
 
   /** The session that supplies access tokens. An API-key client has none: reading it is a ConfigError. */
@@ -199,12 +108,12 @@ export class Client {
 
   /** The base URL's host (and port), for messages: e.g. `api.adguard-dns.io`. Never carries a credential. */
   get host(): string {
-    return this.#base.host;
+    return this.#config.endpoint.host;
   }
 
   /** The base URL (origin and path prefix, no trailing slash), e.g. `https://api.adguard-dns.io`. Never carries a credential. */
   get baseUrl(): string {
-    return this.#origin + this.#pathPrefix;
+    return this.#config.endpoint.origin + this.#config.endpoint.pathPrefix;
   }
 
   /** How the client authenticates: `apiKey` or `session` (tokens). */
@@ -290,7 +199,7 @@ export class Client {
     }
     // The template comes from the server: it may name a path on this origin and nothing else.
     const path = operationPath(op.path, args.path);
-    joinPath(`${this.#origin}${this.#pathPrefix}`, path);
+    joinPath(`${this.#config.endpoint.origin}${this.#config.endpoint.pathPrefix}`, path);
     const sent = this.#request(path, {
       method: op.method,
       ...(args.query ? { query: args.query } : {}),
@@ -302,23 +211,25 @@ export class Client {
 
   /** Releases connections (when the client owns its agent) and stops its own session's timer. */
   async close(): Promise<void> {
-    if (this.#ownsSession) this.#session?.close();
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    const { auth, ownsDispatcher, dispatcher } = this.#config;
+    if (auth.kind === "session" && auth.owned) auth.session.close();
+    if (ownsDispatcher) await dispatcher.close();
   }
 
   [inspect.custom](): string {
-    return `Client { baseUrl: ${JSON.stringify(this.#base.origin + this.#base.pathname)}, auth: ${this.authMode} }`;
+    return `Client { baseUrl: ${JSON.stringify(this.#config.endpoint.origin + this.#config.endpoint.pathname)}, auth: ${this.authMode} }`;
   }
 
   async #loadOperations(): Promise<Operation[]> {
+    const { endpoint, dispatcher, timeoutMs, maxBodyBytes } = this.#config;
     let res: RawResponse | undefined;
     for (const path of OPENAPI_PATHS) {
-      res = await sendTo({ origin: this.#origin, path: `${this.#pathPrefix}${path}` }, {
+      res = await sendTo({ origin: endpoint.origin, path: `${endpoint.pathPrefix}${path}` }, {
         method: "GET",
         headers: { accept: "application/json", "user-agent": USER_AGENT },
-        dispatcher: this.#dispatcher,
-        timeoutMs: this.#timeoutMs,
-        maxBodyBytes: this.#maxBody,
+        dispatcher,
+        timeoutMs,
+        maxBodyBytes,
       });
       if (res.status !== 404) break;
     }
@@ -336,8 +247,10 @@ export class Client {
     if (isTokenEndpoint(fullPath)) {
       throw new ConfigError("The client does not call the token endpoints: use issueToken, refreshToken, exchangeCode or revokeToken", { field: "path" });
     }
-    const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || this.#retryPost);
-    let path = `${this.#pathPrefix}${fullPath}`;
+    const config = this.#config;
+    const policy = config.retry;
+    const mayRetry = options.retry ?? (IDEMPOTENT.has(method) || config.retryNonIdempotent);
+    let path = `${config.endpoint.pathPrefix}${fullPath}`;
     if (options.query) {
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(options.query)) {
@@ -348,7 +261,7 @@ export class Client {
       if (text) path += `?${text}`;
     }
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const target = { origin: this.#origin, path };
+    const target = { origin: config.endpoint.origin, path };
     let replayed = false;
     for (let attempt = 0; ; ) {
       let token: string | undefined;
@@ -371,13 +284,13 @@ export class Client {
               ? { authorization, accept: options.responseType === "bytes" ? "*/*" : "application/json", "user-agent": USER_AGENT }
               : { authorization, accept: "application/json", "user-agent": USER_AGENT, "content-type": "application/json" },
           body,
-          dispatcher: this.#dispatcher,
-          timeoutMs: this.#timeoutMs,
+          dispatcher: config.dispatcher,
+          timeoutMs: config.timeoutMs,
           signal: options.signal,
-          maxBodyBytes: options.budget === undefined ? this.#maxBody : Math.max(0, Math.min(this.#maxBody, options.budget.remaining)),
+          maxBodyBytes: options.budget === undefined ? config.maxBodyBytes : Math.max(0, Math.min(config.maxBodyBytes, options.budget.remaining)),
         });
       } catch (err) {
-        const delay = mayRetry && isTransient(err) && attempt < this.#policy.retries ? backoffDelay(this.#policy, attempt) : undefined;
+        const delay = mayRetry && isTransient(err) && attempt < policy.retries ? backoffDelay(policy, attempt) : undefined;
         if (delay === undefined) throw err;
         await sleep(delay);
         attempt++;
@@ -395,8 +308,8 @@ export class Client {
         await this.#session!.invalidate(token!);
         continue;
       }
-      if (mayRetry && attempt < this.#policy.retries && isTransientStatus(res.status)) {
-        const delay = backoffDelay(this.#policy, attempt, parseRetryAfter(header(res, "retry-after"), this.#clock.now()));
+      if (mayRetry && attempt < policy.retries && isTransientStatus(res.status)) {
+        const delay = backoffDelay(policy, attempt, parseRetryAfter(header(res, "retry-after"), config.clock.now()));
         if (delay !== undefined) {
           await sleep(delay);
           attempt++;
@@ -405,7 +318,7 @@ export class Client {
       }
       if (options.budget !== undefined) options.budget.remaining -= res.body.length;
       if (options.responseType === "bytes" && res.status >= 200 && res.status < 300) return res.body as T;
-      return parseApiResponse(res, method, options.schema, this.#clock.now());
+      return parseApiResponse(res, method, options.schema, config.clock.now());
     }
   }
 }
@@ -432,21 +345,6 @@ function countWrite(): void {
  */
 export function writesSoFar(): number {
   return (globalThis as unknown as Record<symbol, number | undefined>)[WRITES] ?? 0;
-}
-
-/** Checks an API key before use: printable ASCII without spaces, so it can only ever be one header value. */
-function apiKeyOf(value: unknown): string {
-  if (typeof value !== "string" || !/^[\x21-\x7e]{1,4096}$/.test(value)) {
-    throw new ConfigError('"apiKey" must be a non-empty string of printable characters without spaces', { field: "apiKey" });
-  }
-  return value;
-}
-
-function connectionsOf(value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    throw new ConfigError('"connections" must be a positive integer', { field: "connections" });
-  }
-  return value;
 }
 
 function tryJson(res: RawResponse): unknown {

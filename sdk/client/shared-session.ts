@@ -1,8 +1,14 @@
 import { createHash } from "node:crypto";
 import type { Dispatcher } from "undici";
-import { Client, type ClientOptions, DEFAULT_CONNECTIONS } from "./client";
-import { proxyAwareAgent, resolveBaseUrl } from "../http/transport";
-import { Session, type SessionCredentials, type SessionOptions } from "../session";
+import { Client } from "./client";
+import { proxyAwareAgent } from "../http/transport";
+import { Session } from "../session";
+import type { SessionCredentials } from "../config/credentials";
+import type { SessionOptions } from "../config/input";
+import type { ClientOptions, SharedClientOptions } from "../config/client-input";
+import { DEFAULT_CONNECTIONS } from "../config/client";
+import { resolveEndpointConfig, resolveSessionConfig } from "../config/resolve";
+import type { Endpoint } from "../config/resolved";
 
 // One registry per process, shared by every copy of the package (a Pulumi program and the provider
 // host may each load their own).
@@ -26,10 +32,15 @@ function registry(): Map<string, Entry> {
  * itself is never kept in the key; an MFA code is not part of it (it is used once).
  */
 export function credentialKey(baseUrl: string | undefined, credentials: SessionCredentials, allowInsecureHttp = false): string {
+  return keyOf(resolveEndpointConfig({ baseUrl, allowInsecureHttp }).endpoint, credentials);
+}
+
+/** {@link credentialKey} of a resolved base URL. */
+function keyOf(endpoint: Endpoint, credentials: SessionCredentials): string {
   const c = credentials as Partial<Record<"username" | "password" | "refreshToken" | "accessToken", string>>;
   const kind = c.accessToken !== undefined ? "tokens" : c.refreshToken !== undefined ? "refresh" : "password";
   const secret = kind === "tokens" ? (c.refreshToken ?? c.accessToken) : kind === "refresh" ? c.refreshToken : `${c.username}\u0000${c.password}`;
-  return createHash("sha256").update(JSON.stringify([resolveBaseUrl(baseUrl, allowInsecureHttp).href, kind, secret ?? ""])).digest("hex");
+  return createHash("sha256").update(JSON.stringify([endpoint.href, kind, secret ?? ""])).digest("hex");
 }
 
 /**
@@ -47,15 +58,17 @@ export function sharedSession(options: SessionOptions): Session {
 }
 
 /** The entry of a session's credentials, with its session made (or replaced, once revoked). */
-function sessionEntry(options: SessionOptions, connections = DEFAULT_CONNECTIONS): Entry {
-  const key = credentialKey(options.baseUrl, options.credentials, options.allowInsecureHttp);
+function sessionEntry(options: SessionOptions & { endpoint?: Endpoint }, connections = DEFAULT_CONNECTIONS): Entry {
+  // Resolved once: the key, the session's token calls and (in sharedClient) the client share it.
+  const input = resolveEndpointConfig(options);
+  const key = keyOf(input.endpoint, input.credentials);
   const map = registry();
   const entry = map.get(key);
   // A revoked session (a program revokes what it minted at exit) is replaced, so a late caller logs in again.
   if (!entry?.session || entry.session.revoked) {
     // The session's grants go through the connections its client will use (given a dispatcher, through that).
     const dispatcher = options.dispatcher ?? entry?.dispatcher ?? proxyAwareAgent({ keepAliveTimeout: 10_000, connections });
-    const fresh: Entry = { session: new Session({ ...options, dispatcher }), ...(options.dispatcher === undefined ? { dispatcher } : {}) };
+    const fresh: Entry = { session: new Session(resolveSessionConfig({ ...input, dispatcher })), ...(options.dispatcher === undefined ? { dispatcher } : {}) };
     map.set(key, fresh);
     return fresh;
   }
@@ -73,16 +86,15 @@ function sessionEntry(options: SessionOptions, connections = DEFAULT_CONNECTIONS
  * const keyed = sharedClient({ apiKey: process.env.DNS_ACCOUNT_API_KEY! });
  * ```
  */
-export function sharedClient(
-  options: (Omit<ClientOptions, "session" | "apiKey"> & { credentials: SessionCredentials }) | (Omit<ClientOptions, "session" | "credentials" | "sessionOptions"> & { apiKey: string }),
-): Client {
+export function sharedClient(options: SharedClientOptions): Client {
   if ("apiKey" in options && options.apiKey !== undefined) {
-    // Keyed by a SHA-256 of the key, never the key itself.
-    const key = createHash("sha256").update(JSON.stringify([resolveBaseUrl(options.baseUrl, options.allowInsecureHttp).href, "apiKey", options.apiKey])).digest("hex");
+    // The base URL is resolved once, for the key and the client. Keyed by a SHA-256 of the API key, never the key itself.
+    const input = resolveEndpointConfig(options);
+    const key = createHash("sha256").update(JSON.stringify([input.endpoint.href, "apiKey", options.apiKey])).digest("hex");
     const map = registry();
     let entry = map.get(key);
     if (!entry?.client) {
-      entry = { client: new Client(options) };
+      entry = { client: new Client(input) };
       map.set(key, entry);
     }
     return entry.client!;
@@ -90,17 +102,17 @@ export function sharedClient(
   if (!("credentials" in options)) return new Client(options as ClientOptions); // reports the missing credentials
   // An invalid `connections` is the client's to report (it then makes its own pool, and throws).
   const connections = options.connections === undefined || (Number.isInteger(options.connections) && options.connections > 0) ? options.connections : undefined;
+  const input = resolveEndpointConfig(options);
   const entry = sessionEntry(
     {
       credentials: options.credentials,
-      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-      ...(options.allowInsecureHttp !== undefined ? { allowInsecureHttp: options.allowInsecureHttp } : {}),
+      endpoint: input.endpoint,
       ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
     },
     connections,
   );
   if (!entry.client) {
-    const { credentials: _c, sessionOptions: _s, ...rest } = options;
+    const { credentials: _c, sessionOptions: _s, ...rest } = input;
     // One pool for the login and the calls: the client borrows the session's (it is closed with the entry).
     entry.client = new Client({ ...rest, session: entry.session!, ...(entry.dispatcher && rest.dispatcher === undefined && connections === options.connections ? { dispatcher: entry.dispatcher } : {}) });
   }

@@ -7,7 +7,9 @@ import type { Validator } from "../schema";
 import { ConfigError, InvalidGrantError, NoCredentialsError, StoreError } from "../errors";
 import { refreshToken } from "../auth/grants";
 import { lazy, zod } from "../lazy";
-import { type RetryOptions, retryPolicy, withRetries } from "../http/retry";
+import { withRetries } from "../http/retry";
+import type { RetryOptions } from "../config/input";
+import { resolveRetryConfig } from "../config/resolve";
 import { refreshWindowMs } from "../session";
 import type { TokenSet } from "../auth/token-response";
 import { type Clock, DEFAULT_BASE_URL, systemClock } from "../http/transport";
@@ -322,7 +324,7 @@ export class TokenStore {
       if (!p.refreshToken) {
         throw new InvalidGrantError(`The access token of profile "${name}" has expired and the profile has no refresh token: log in again`);
       }
-      const set = await withRetries(retryPolicy(this.#options.retry), () =>
+      const set = await withRetries(resolveRetryConfig(this.#options.retry), () =>
         refreshToken({
           baseUrl: p.baseUrl ?? DEFAULT_BASE_URL,
           refreshToken: p.refreshToken!,

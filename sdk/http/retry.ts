@@ -1,40 +1,8 @@
-import { ConfigError, DnsAccountError } from "../errors";
+import { DnsAccountError } from "../errors";
+import type { RetryPolicy } from "../config/resolved";
 
-/** How transient failures are retried. */
-export interface RetryOptions {
-  /** Attempts after the first; default 4. */
-  retries?: number;
-  /** First backoff ceiling in ms; doubles per attempt; default 200. */
-  baseDelayMs?: number;
-  /** Largest backoff in ms; default 10 000. */
-  maxDelayMs?: number;
-  /** A Retry-After longer than this (ms) is not waited for: the error is surfaced. Default 60 000. */
-  maxRetryAfterMs?: number;
-  /** Source of randomness in [0, 1) for full jitter; default Math.random. */
-  random?: () => number;
-}
-
-/** Retry options with defaults filled in. */
-export type RetryPolicy = Required<RetryOptions>;
-
-/** Fills in defaults and checks the numbers. */
-export function retryPolicy(options: RetryOptions | undefined): RetryPolicy {
-  const policy: RetryPolicy = {
-    retries: 4,
-    baseDelayMs: 200,
-    maxDelayMs: 10_000,
-    maxRetryAfterMs: 60_000,
-    random: Math.random,
-    ...options,
-  };
-  for (const key of ["retries", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
-    const v = policy[key];
-    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-      throw new ConfigError(`"retry.${key}" must be a non-negative number`, { field: `retry.${key}` });
-    }
-  }
-  return policy;
-}
+// The policy is resolved from the user's `retry` option by the resolve step (sdk/config/resolve.ts).
+export type { RetryPolicy } from "../config/resolved";
 
 /** Statuses worth another attempt. */
 const TRANSIENT_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
@@ -57,7 +25,7 @@ export function isTransient(err: unknown): boolean {
  *
  * @example
  * ```ts
- * backoffDelay(retryPolicy({ random: () => 0.5 }), 2); // 400
+ * backoffDelay(resolveRetryConfig({ random: () => 0.5 }), 2); // 400
  * ```
  */
 export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {
@@ -81,7 +49,7 @@ export function sleep(ms: number): Promise<void> {
  *
  * @example
  * ```ts
- * const set = await withRetries(retryPolicy({}), () => refreshToken({ refreshToken: stored }));
+ * const set = await withRetries(resolveRetryConfig({}), () => refreshToken({ refreshToken: stored }));
  * ```
  */
 export async function withRetries<T>(policy: RetryPolicy, attempt: () => Promise<T>): Promise<T> {

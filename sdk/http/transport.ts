@@ -43,20 +43,6 @@ export interface Clock {
 /** The wall clock. Reads `Date.now()` on each call, so sinon fake timers apply to it. */
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** Options shared by every network function of the SDK. */
-export interface TransportOptions {
-  /** Base address of the service; default {@link DEFAULT_BASE_URL}. */
-  baseUrl?: string;
-  /** undici dispatcher to send through (an Agent, Pool or MockAgent); default a shared proxy-aware agent. */
-  dispatcher?: Dispatcher;
-  /** Whole-request timeout in milliseconds (headers and body). */
-  timeoutMs?: number;
-  /** Allow `http://` for a non-loopback host. Off by default: tokens would cross the network in clear. */
-  allowInsecureHttp?: boolean;
-  /** Cancels the request. */
-  signal?: AbortSignal;
-}
-
 let sharedAgent: Dispatcher | undefined;
 
 /**

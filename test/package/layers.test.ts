@@ -47,4 +47,29 @@ describe("layers: the CLI on top, sdk/ and emulator/ below, no import circle", f
     assert.notEqual(r.code, 0);
     assert.deepEqual(r.rules, ["cli-is-the-top-floor", "emulator-below-cli-and-provider", "no-circular", "sdk-below-everything"]);
   });
+  it("the options rule fires: a layer that imports the user's input (not the resolved config) fails the lint; the resolve step and entry points pass", async () => {
+    const dir = temp("dns-account-options-");
+    const file = (rel: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      writeFileSync(path.join(dir, rel), text);
+    };
+    file("tsconfig.json", JSON.stringify({ compilerOptions: { module: "Node16", moduleResolution: "Node16", strict: true }, include: ["sdk", "provider"] }));
+    file("sdk/config/input.ts", "export interface ClientOptions { timeoutMs?: number }\n");
+    file("sdk/config/client-input.ts", 'import type { ClientOptions } from "./input";\nexport type SharedClientOptions = ClientOptions;\n');
+    file("sdk/config/resolved.ts", "export interface ClientConfig { readonly timeoutMs: number }\n");
+    file("sdk/config/resolve.ts", 'import type { ClientOptions } from "./input";\nimport type { ClientConfig } from "./resolved";\nexport const resolve = (o: ClientOptions): ClientConfig => ({ timeoutMs: o.timeoutMs ?? 1 });\n');
+    // An entry point: takes the input and hands it to the resolver.
+    file("sdk/client/client.ts", 'import type { ClientOptions } from "../config/input";\nimport { resolve } from "../config/resolve";\nexport const make = (o: ClientOptions) => resolve(o);\n');
+    // Layers reading the resolved config: fine.
+    file("sdk/http/retry.ts", 'import type { ClientConfig } from "../config/resolved";\nexport const wait = (c: ClientConfig) => c.timeoutMs;\n');
+    // Layers reading the raw input: each fails.
+    file("sdk/http/transport.ts", 'import type { ClientOptions } from "../config/input";\nexport const timeout = (o: ClientOptions) => o.timeoutMs ?? 30_000;\n');
+    file("sdk/client/groups/devices.ts", 'import type { SharedClientOptions } from "../../config/client-input";\nexport const t = (o: SharedClientOptions) => o.timeoutMs;\n');
+    file("provider/lookups.ts", 'import type { ClientOptions } from "../sdk/config/input";\nexport const t = (o: ClientOptions) => o.timeoutMs;\n');
+    const r = await cruise(dir, ["sdk", "provider"]);
+    assert.notEqual(r.code, 0);
+    assert.deepEqual(r.rules, ["options-resolved-once"]);
+    const offenders = [...r.out.matchAll(/^\s*error options-resolved-once: (\S+)/gm)].map((m) => m[1]).sort();
+    assert.deepEqual(offenders, ["provider/lookups.ts", "sdk/client/groups/devices.ts", "sdk/http/transport.ts"]);
+  });
 });
