@@ -538,8 +538,8 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
         lang,
         first: { python: "import pulumi", go: "package main", csharp: "using System.Collections.Generic;", java: "package myproject;" }[lang],
         notRun: {
-          python: "no engine can run a Python program here (pulumi-language-python cannot be built); test/package/sdks.test.ts runs this block as written under Pulumi's mocks against the generated SDK's wheel, and the names are checked here",
-          go: "no engine can run a Go program here (pulumi-language-go cannot be built); test/package/sdks.test.ts compiles and vets this block as written against sdks/go, and the names are checked here",
+          python: "`pulumi up` of a Python project needs pulumi-language-python, which cannot be built here (the same program shape runs under the real engine through the Automation API in test/engine/python-program.test.ts); test/package/sdks.test.ts runs this block as written under Pulumi's mocks against the generated SDK's wheel, and the names are checked here",
+          go: "`pulumi up` of a Go project needs pulumi-language-go, which cannot be built here (examples/go-home-network runs under the real engine through the Automation API in test/engine/go-program.test.ts); test/package/sdks.test.ts compiles and vets this block as written against sdks/go, and the names are checked here",
           csharp: "no .NET toolchain here: the names the block uses are checked against the schema in C#'s spelling (sdks/dotnet is generated and checked for staleness)",
           java: "no engine can run a Java program here; test/package/sdks.test.ts compiles this block as written against the jar Maven builds from sdks/java, and the names are checked here",
         }[lang],
