@@ -21,6 +21,11 @@ const local = (token) => token.split(":").pop();
 const refName = (ref) => local(decodeURIComponent(ref.replace("#/types/", "")));
 const isEnum = (name) => Array.isArray(schema.types[`dns-account:index:${name}`]?.enum);
 const upper = (s) => s[0].toUpperCase() + s.slice(1);
+/**
+ * A resource's or function's description without its examples and import sections (the Registry's
+ * `{{% examples %}}` and `## Import`, which the SDK and docs generators place themselves).
+ */
+const summary = (text) => text.split(/\n\n(?:\{\{% examples %\}\}|## Import\b)/)[0];
 
 /** TSDoc of a description, wrapped at about 100 columns, indented. */
 function doc(text, indent = "") {
@@ -105,7 +110,7 @@ for (const [token, spec] of Object.entries(schema.types)) {
 for (const [token, spec] of Object.entries(schema.resources)) {
   const name = local(token);
   out.push(
-    doc("Arguments of a " + name + ". " + spec.description) + "export interface " + name + "Args {\n" + fields(spec.inputProperties, spec.requiredInputs, true) + "}\n" +
+    doc("Arguments of a " + name + ". " + summary(spec.description)) + "export interface " + name + "Args {\n" + fields(spec.inputProperties, spec.requiredInputs, true) + "}\n" +
       doc("Inputs of a " + name + " as the provider receives them (resolved values).") + "export interface " + name + "Inputs {\n" + fields(spec.inputProperties, spec.requiredInputs, false) + "}\n" +
       doc("State of a " + name + " (the provider's outputs).") + "export interface " + name + "Outputs {\n" + fields(spec.properties, spec.required, false) + "}\n",
   );
@@ -113,7 +118,7 @@ for (const [token, spec] of Object.entries(schema.resources)) {
 
 for (const [token, spec] of Object.entries(schema.functions)) {
   const name = upper(local(token));
-  out.push(doc("What " + local(token) + " returns. " + spec.description) + "export interface " + name + "Result {\n" + fields(spec.outputs.properties, spec.outputs.required, false) + "}\n");
+  out.push(doc("What " + local(token) + " returns. " + summary(spec.description)) + "export interface " + name + "Result {\n" + fields(spec.outputs.properties, spec.outputs.required, false) + "}\n");
 }
 
 out.push(doc(CONFIG_DOC) + "export interface ProviderConfig {\n" + fields(schema.config.variables, [], false) + "}\n");

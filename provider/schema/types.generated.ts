@@ -557,7 +557,7 @@ export interface TokenOutputs {
 /**
  * Arguments of a DnsServer. A DNS server (a filtering profile) of the account and its settings.
  * Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs
- * it. Import with the server's id: `pulumi import dns-account:index:DnsServer home <id>`.
+ * it.
  */
 export interface DnsServerArgs {
   /** Name, 1 to 64 characters. Required unless adopting; a change is an update. */
@@ -632,7 +632,7 @@ export interface DnsServerOutputs {
 
 /**
  * Arguments of a Device. A device of the account: its DNS server, settings, DNS addresses and
- * linked dedicated IPv4 addresses. Import with the device's id.
+ * linked dedicated IPv4 addresses.
  */
 export interface DeviceArgs {
   /** Name, 1 to 64 characters. Required unless adopting; a change is an update. */
@@ -723,7 +723,7 @@ export interface DeviceOutputs {
 /**
  * Arguments of a DedicatedIpv4. A dedicated IPv4 address of the account, optionally linked to a
  * device. Allocating counts against the account's quota; the service cannot give an address back,
- * so destroy unlinks it and forgets it. Import with the address.
+ * so destroy unlinks it and forgets it.
  */
 export interface DedicatedIpv4Args {
   /**

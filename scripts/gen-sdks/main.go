@@ -5,13 +5,17 @@
 // pkg/codegen/dotnet of pkg/v3 v3.206.0 (the generator has since moved to pulumi-dotnet, which the Go
 // module proxy refuses here) in the module ./dotnet; pulumi-java's codegen/java in the module ./java.
 // The language hosts themselves are not needed: each GeneratePackage is called the way its host does.
-// The two other modules are run with `go run`, reading the spec on stdin and printing the files.
+// The per-resource and per-function docs come from Pulumi's docs generator, pkg/codegen/docs of pkg/v3
+// v3.143.0 (the last release that carries it; it has since moved to pulumi/registry), in the module
+// ./docs. The three other modules are run with `go run`, reading the spec on stdin and printing the files.
 //
 // Usage (what `npm run sdks` runs):
 //
-//	cd scripts/gen-sdks && go run -trimpath . -root ../.. [-out DIR] [-lang nodejs,python,go,dotnet,java]
+//	cd scripts/gen-sdks && go run -trimpath . -root ../.. [-out DIR] [-docs DIR] [-lang nodejs,python,go,dotnet,java,docs]
 //
-// Each SDK goes to <out>/<language>/ (default <root>/sdks), which is emptied first. The version is
+// Each SDK goes to <out>/<language>/ (default <root>/sdks), the docs to the -docs folder (default
+// <root>/docs/api-docs, the Registry's api-docs layout: _index.md and <name>/_index.md); each folder
+// is emptied first. The version is
 // package.json's; the schema file itself is not changed. The output is the same bytes on every run:
 // the generators sort what they emit, files are written in sorted order, and the Go SDK's go.mod pins
 // github.com/pulumi/pulumi/sdk/v3 at this program's own pulumi version, so `go mod tidy` resolves the
@@ -29,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -223,6 +228,9 @@ func genElsewhere(root string, spec schema.PackageSpec, lang string) (map[string
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("go run in %s: %w\n%s", cmd.Dir, err, stderr.String())
 	}
+	if err := warnings(lang, stderr.String()); err != nil {
+		return nil, err
+	}
 	var files map[string][]byte
 	if err := json.Unmarshal(stdout.Bytes(), &files); err != nil {
 		return nil, fmt.Errorf("go run in %s printed no files: %w", cmd.Dir, err)
@@ -230,20 +238,49 @@ func genElsewhere(root string, spec schema.PackageSpec, lang string) (map[string
 	return files, nil
 }
 
+// javaConfigSecret is the one warning a generator gives that the schema cannot fix: pulumi-java reads
+// configuration as plain values, so it notes each secret configuration variable (apiKey, password,
+// mfaToken, refreshToken). Dropping `secret` would lose the secrecy the other SDKs and the engine keep.
+var javaConfigSecret = regexp.MustCompile(`^WARN: secret property \w+ \(property of config\) does not have an Output type$`)
+
+// warnings fails on anything a generator module printed on stderr besides the go tool's own progress
+// ("go: downloading …") and the known Java configuration note, which is shown, not hidden: warnings are
+// fixed in the schema.
+func warnings(lang, stderr string) error {
+	var unknown []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		switch {
+		case line == "" || strings.HasPrefix(line, "go: "):
+		case lang == "java" && javaConfigSecret.MatchString(line):
+			fmt.Fprintf(os.Stderr, "gen-sdks: java: %s (expected: Java reads configuration as plain values)\n", line)
+		default:
+			unknown = append(unknown, line)
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("the %s generator warned (fix provider/schema/schema.json):\n%s", lang, strings.Join(unknown, "\n"))
+	}
+	return nil
+}
+
 func main() {
 	root := flag.String("root", "../..", "the repository's root folder")
 	out := flag.String("out", "", "where the SDKs go, one folder per language (default <root>/sdks)")
-	langs := flag.String("lang", "nodejs,python,go,dotnet,java", "the languages to generate, comma-separated")
+	docsOut := flag.String("docs", "", "where the per-resource docs go (default <root>/docs/api-docs)")
+	langs := flag.String("lang", "nodejs,python,go,dotnet,java,docs", "the languages to generate, comma-separated (docs: the per-resource docs)")
 	flag.Parse()
-	if err := run(*root, *out, strings.Split(*langs, ",")); err != nil {
+	if err := run(*root, *out, *docsOut, strings.Split(*langs, ",")); err != nil {
 		fmt.Fprintf(os.Stderr, "gen-sdks: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(root, out string, langs []string) error {
+func run(root, out, docsOut string, langs []string) error {
 	if out == "" {
 		out = filepath.Join(root, "sdks")
+	}
+	if docsOut == "" {
+		docsOut = filepath.Join(root, "docs", "api-docs")
 	}
 	spec, err := readSpec(root)
 	if err != nil {
@@ -262,19 +299,22 @@ func run(root, out string, langs []string) error {
 			files, err = genPython(spec)
 		case "go":
 			files, err = genGo(spec, sdkVersion)
-		case "dotnet":
+		case "dotnet", "docs":
 			files, err = genElsewhere(root, spec, lang)
 		case "java":
 			if files, err = genElsewhere(root, spec, lang); err == nil {
 				files["pom.xml"], err = pom(spec)
 			}
 		default:
-			return fmt.Errorf("unknown language %q (nodejs, python, go, dotnet, java)", lang)
+			return fmt.Errorf("unknown language %q (nodejs, python, go, dotnet, java, docs)", lang)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", lang, err)
 		}
 		dir := filepath.Join(out, lang)
+		if lang == "docs" {
+			dir = docsOut
+		}
 		if err := write(dir, files); err != nil {
 			return fmt.Errorf("%s: %w", lang, err)
 		}
@@ -283,7 +323,11 @@ func run(root, out string, langs []string) error {
 				return err
 			}
 		}
-		fmt.Fprintf(os.Stderr, "gen-sdks: %s SDK in %s (%d files)\n", lang, dir, len(files))
+		what := lang + " SDK"
+		if lang == "docs" {
+			what = "per-resource docs"
+		}
+		fmt.Fprintf(os.Stderr, "gen-sdks: %s in %s (%d files)\n", what, dir, len(files))
 	}
 	return nil
 }

@@ -10,7 +10,36 @@ using Pulumi.Serialization;
 namespace Pulumi.DnsAccount
 {
     /// <summary>
-    /// A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it. Import with the address.
+    /// A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it.
+    /// 
+    /// ## Example Usage
+    /// ### A dedicated IPv4 address linked to a router on the account's default server
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Pulumi.DnsAccount;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var defaultServer = new DnsServer("default", new DnsServerArgs { Adopt = "default" });
+    ///     var router = new Device("router", new DeviceArgs
+    ///     {
+    ///         Name = "Router",
+    ///         DeviceType = DeviceType.ROUTER,
+    ///         DnsServerId = defaultServer.ServerId,
+    ///     });
+    ///     var address = new DedicatedIpv4("router-address", new DedicatedIpv4Args { DeviceId = router.DeviceId });
+    ///     return new Dictionary&lt;string, object?&gt; { ["ip"] = address.Ip };
+    /// });
+    /// ```
+    /// 
+    /// ## Import
+    /// 
+    /// A dedicated IPv4 address is imported by the address itself:
+    /// 
+    /// ```sh
+    /// $ pulumi import dns-account:index:DedicatedIpv4 router-address 203.0.113.7
+    /// ```
     /// </summary>
     [DnsAccountResourceType("dns-account:index:DedicatedIpv4")]
     public partial class DedicatedIpv4 : global::Pulumi.CustomResource

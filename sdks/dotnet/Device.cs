@@ -10,7 +10,41 @@ using Pulumi.Serialization;
 namespace Pulumi.DnsAccount
 {
     /// <summary>
-    /// A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses. Import with the device's id.
+    /// A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses.
+    /// 
+    /// ## Example Usage
+    /// ### A laptop on a DNS server, whose DNS-over-HTTPS password is reset when a keeper changes
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Pulumi.DnsAccount;
+    /// using Pulumi.DnsAccount.Inputs;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var home = new DnsServer("home", new DnsServerArgs { Name = "Home" });
+    ///     var laptop = new Device("laptop", new DeviceArgs
+    ///     {
+    ///         Name = "Laptop",
+    ///         DeviceType = DeviceType.MAC,
+    ///         DnsServerId = home.ServerId,
+    ///         Settings = new DeviceSettingsArgs { ProtectionEnabled = true, DetectDohAuthOnly = true },
+    ///         DohPasswordKeepers = { { "rotated", "2026-01" } },
+    ///     });
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["dohUrl"] = laptop.DnsAddresses.Apply(addresses =&gt; addresses["dnsOverHttpsUrl"]),
+    ///     };
+    /// });
+    /// ```
+    /// 
+    /// ## Import
+    /// 
+    /// A device is imported by its id:
+    /// 
+    /// ```sh
+    /// $ pulumi import dns-account:index:Device laptop 4e5f6a7b
+    /// ```
     /// </summary>
     [DnsAccountResourceType("dns-account:index:Device")]
     public partial class Device : global::Pulumi.CustomResource

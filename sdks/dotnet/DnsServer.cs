@@ -10,7 +10,41 @@ using Pulumi.Serialization;
 namespace Pulumi.DnsAccount
 {
     /// <summary>
-    /// A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it. Import with the server's id: `pulumi import dns-account:index:DnsServer home &lt;id&gt;`.
+    /// A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it.
+    /// 
+    /// ## Example Usage
+    /// ### A DNS server with its own rules, a blocked service and safe browsing
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Pulumi.DnsAccount;
+    /// using Pulumi.DnsAccount.Inputs;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var home = new DnsServer("home", new DnsServerArgs
+    ///     {
+    ///         Name = "Home",
+    ///         Settings = new DnsServerSettingsArgs
+    ///         {
+    ///             ProtectionEnabled = true,
+    ///             BlockingMode = new BlockingModeArgs { Mode = BlockingModeKind.NXDOMAIN },
+    ///             UserRules = new UserRulesArgs { Rules = { "||ads.example^", "@@||good.example^" } },
+    ///             BlockedServices = { "tiktok" },
+    ///             SafeBrowsing = new SafeBrowsingArgs { Enabled = true, BlockDangerousDomains = true },
+    ///         },
+    ///     });
+    ///     return new Dictionary&lt;string, object?&gt; { ["serverId"] = home.ServerId };
+    /// });
+    /// ```
+    /// 
+    /// ## Import
+    /// 
+    /// A DNS server is imported by its id (`dns-account export` lists them); Pulumi reads its settings and writes the code:
+    /// 
+    /// ```sh
+    /// $ pulumi import dns-account:index:DnsServer home 0a1b2c3d
+    /// ```
     /// </summary>
     [DnsAccountResourceType("dns-account:index:DnsServer")]
     public partial class DnsServer : global::Pulumi.CustomResource

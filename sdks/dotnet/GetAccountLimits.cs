@@ -13,18 +13,258 @@ namespace Pulumi.DnsAccount
     {
         /// <summary>
         /// The account's quotas and how much of each is in use.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### How many devices the account has and may have
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const limits = dns_account.getAccountLimitsOutput();
+        /// export const devicesUsed = limits.devices.used;
+        /// export const devicesAllowed = limits.devices.limit;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// limits = dns_account.get_account_limits_output()
+        /// pulumi.export("devicesUsed", limits.devices.used)
+        /// pulumi.export("devicesAllowed", limits.devices.limit)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		limits := dnsaccount.GetAccountLimitsOutput(ctx, dnsaccount.GetAccountLimitsOutputArgs{})
+        /// 		ctx.Export("devicesUsed", limits.Devices().Used())
+        /// 		ctx.Export("devicesAllowed", limits.Devices().Limit())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var limits = GetAccountLimits.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["devicesUsed"] = limits.Apply(l =&gt; l.Devices.Used),
+        ///         ["devicesAllowed"] = limits.Apply(l =&gt; l.Devices.Limit),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var limits = DnsaccountFunctions.getAccountLimits();
+        ///             ctx.export("devicesUsed", limits.applyValue(l -&gt; l.devices().used()));
+        ///             ctx.export("devicesAllowed", limits.applyValue(l -&gt; l.devices().limit()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   limits:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getAccountLimits
+        /// outputs:
+        ///   devicesUsed: ${limits.devices.used}
+        ///   devicesAllowed: ${limits.devices.limit}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Task<GetAccountLimitsResult> InvokeAsync(GetAccountLimitsArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetAccountLimitsResult>("dns-account:index:getAccountLimits", args ?? new GetAccountLimitsArgs(), options.WithDefaults());
 
         /// <summary>
         /// The account's quotas and how much of each is in use.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### How many devices the account has and may have
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const limits = dns_account.getAccountLimitsOutput();
+        /// export const devicesUsed = limits.devices.used;
+        /// export const devicesAllowed = limits.devices.limit;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// limits = dns_account.get_account_limits_output()
+        /// pulumi.export("devicesUsed", limits.devices.used)
+        /// pulumi.export("devicesAllowed", limits.devices.limit)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		limits := dnsaccount.GetAccountLimitsOutput(ctx, dnsaccount.GetAccountLimitsOutputArgs{})
+        /// 		ctx.Export("devicesUsed", limits.Devices().Used())
+        /// 		ctx.Export("devicesAllowed", limits.Devices().Limit())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var limits = GetAccountLimits.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["devicesUsed"] = limits.Apply(l =&gt; l.Devices.Used),
+        ///         ["devicesAllowed"] = limits.Apply(l =&gt; l.Devices.Limit),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var limits = DnsaccountFunctions.getAccountLimits();
+        ///             ctx.export("devicesUsed", limits.applyValue(l -&gt; l.devices().used()));
+        ///             ctx.export("devicesAllowed", limits.applyValue(l -&gt; l.devices().limit()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   limits:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getAccountLimits
+        /// outputs:
+        ///   devicesUsed: ${limits.devices.used}
+        ///   devicesAllowed: ${limits.devices.limit}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetAccountLimitsResult> Invoke(GetAccountLimitsInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetAccountLimitsResult>("dns-account:index:getAccountLimits", args ?? new GetAccountLimitsInvokeArgs(), options.WithDefaults());
 
         /// <summary>
         /// The account's quotas and how much of each is in use.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### How many devices the account has and may have
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const limits = dns_account.getAccountLimitsOutput();
+        /// export const devicesUsed = limits.devices.used;
+        /// export const devicesAllowed = limits.devices.limit;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// limits = dns_account.get_account_limits_output()
+        /// pulumi.export("devicesUsed", limits.devices.used)
+        /// pulumi.export("devicesAllowed", limits.devices.limit)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		limits := dnsaccount.GetAccountLimitsOutput(ctx, dnsaccount.GetAccountLimitsOutputArgs{})
+        /// 		ctx.Export("devicesUsed", limits.Devices().Used())
+        /// 		ctx.Export("devicesAllowed", limits.Devices().Limit())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var limits = GetAccountLimits.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["devicesUsed"] = limits.Apply(l =&gt; l.Devices.Used),
+        ///         ["devicesAllowed"] = limits.Apply(l =&gt; l.Devices.Limit),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var limits = DnsaccountFunctions.getAccountLimits();
+        ///             ctx.export("devicesUsed", limits.applyValue(l -&gt; l.devices().used()));
+        ///             ctx.export("devicesAllowed", limits.applyValue(l -&gt; l.devices().limit()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   limits:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getAccountLimits
+        /// outputs:
+        ///   devicesUsed: ${limits.devices.used}
+        ///   devicesAllowed: ${limits.devices.limit}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetAccountLimitsResult> Invoke(GetAccountLimitsInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetAccountLimitsResult>("dns-account:index:getAccountLimits", args ?? new GetAccountLimitsInvokeArgs(), options.WithDefaults());

@@ -13,18 +13,234 @@ namespace Pulumi.DnsAccount
     {
         /// <summary>
         /// The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The filter lists the service offers, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getFilterListsOutput();
+        /// export const filterLists = result.filterLists;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_filter_lists_output()
+        /// pulumi.export("filterLists", result.filter_lists)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetFilterListsOutput(ctx, dnsaccount.GetFilterListsOutputArgs{})
+        /// 		ctx.Export("filterLists", result.FilterLists())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetFilterLists.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["filterLists"] = result.Apply(r =&gt; r.FilterLists) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getFilterLists();
+        ///             ctx.export("filterLists", result.applyValue(r -&gt; r.filterLists()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getFilterLists
+        ///       return: filterLists
+        /// outputs:
+        ///   filterLists: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Task<GetFilterListsResult> InvokeAsync(GetFilterListsArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetFilterListsResult>("dns-account:index:getFilterLists", args ?? new GetFilterListsArgs(), options.WithDefaults());
 
         /// <summary>
         /// The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The filter lists the service offers, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getFilterListsOutput();
+        /// export const filterLists = result.filterLists;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_filter_lists_output()
+        /// pulumi.export("filterLists", result.filter_lists)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetFilterListsOutput(ctx, dnsaccount.GetFilterListsOutputArgs{})
+        /// 		ctx.Export("filterLists", result.FilterLists())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetFilterLists.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["filterLists"] = result.Apply(r =&gt; r.FilterLists) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getFilterLists();
+        ///             ctx.export("filterLists", result.applyValue(r -&gt; r.filterLists()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getFilterLists
+        ///       return: filterLists
+        /// outputs:
+        ///   filterLists: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetFilterListsResult> Invoke(GetFilterListsInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetFilterListsResult>("dns-account:index:getFilterLists", args ?? new GetFilterListsInvokeArgs(), options.WithDefaults());
 
         /// <summary>
         /// The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The filter lists the service offers, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getFilterListsOutput();
+        /// export const filterLists = result.filterLists;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_filter_lists_output()
+        /// pulumi.export("filterLists", result.filter_lists)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetFilterListsOutput(ctx, dnsaccount.GetFilterListsOutputArgs{})
+        /// 		ctx.Export("filterLists", result.FilterLists())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetFilterLists.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["filterLists"] = result.Apply(r =&gt; r.FilterLists) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getFilterLists();
+        ///             ctx.export("filterLists", result.applyValue(r -&gt; r.filterLists()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getFilterLists
+        ///       return: filterLists
+        /// outputs:
+        ///   filterLists: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetFilterListsResult> Invoke(GetFilterListsInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetFilterListsResult>("dns-account:index:getFilterLists", args ?? new GetFilterListsInvokeArgs(), options.WithDefaults());

@@ -13,18 +13,234 @@ namespace Pulumi.DnsAccount
     {
         /// <summary>
         /// The parental-control categories, for `settings.blockedCategories`.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The parental-control categories, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getParentalControlCategoriesOutput();
+        /// export const categories = result.categories;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_parental_control_categories_output()
+        /// pulumi.export("categories", result.categories)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetParentalControlCategoriesOutput(ctx, dnsaccount.GetParentalControlCategoriesOutputArgs{})
+        /// 		ctx.Export("categories", result.Categories())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetParentalControlCategories.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["categories"] = result.Apply(r =&gt; r.Categories) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getParentalControlCategories();
+        ///             ctx.export("categories", result.applyValue(r -&gt; r.categories()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getParentalControlCategories
+        ///       return: categories
+        /// outputs:
+        ///   categories: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Task<GetParentalControlCategoriesResult> InvokeAsync(GetParentalControlCategoriesArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetParentalControlCategoriesResult>("dns-account:index:getParentalControlCategories", args ?? new GetParentalControlCategoriesArgs(), options.WithDefaults());
 
         /// <summary>
         /// The parental-control categories, for `settings.blockedCategories`.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The parental-control categories, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getParentalControlCategoriesOutput();
+        /// export const categories = result.categories;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_parental_control_categories_output()
+        /// pulumi.export("categories", result.categories)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetParentalControlCategoriesOutput(ctx, dnsaccount.GetParentalControlCategoriesOutputArgs{})
+        /// 		ctx.Export("categories", result.Categories())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetParentalControlCategories.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["categories"] = result.Apply(r =&gt; r.Categories) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getParentalControlCategories();
+        ///             ctx.export("categories", result.applyValue(r -&gt; r.categories()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getParentalControlCategories
+        ///       return: categories
+        /// outputs:
+        ///   categories: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetParentalControlCategoriesResult> Invoke(GetParentalControlCategoriesInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetParentalControlCategoriesResult>("dns-account:index:getParentalControlCategories", args ?? new GetParentalControlCategoriesInvokeArgs(), options.WithDefaults());
 
         /// <summary>
         /// The parental-control categories, for `settings.blockedCategories`.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The parental-control categories, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getParentalControlCategoriesOutput();
+        /// export const categories = result.categories;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_parental_control_categories_output()
+        /// pulumi.export("categories", result.categories)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetParentalControlCategoriesOutput(ctx, dnsaccount.GetParentalControlCategoriesOutputArgs{})
+        /// 		ctx.Export("categories", result.Categories())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetParentalControlCategories.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["categories"] = result.Apply(r =&gt; r.Categories) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getParentalControlCategories();
+        ///             ctx.export("categories", result.applyValue(r -&gt; r.categories()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getParentalControlCategories
+        ///       return: categories
+        /// outputs:
+        ///   categories: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetParentalControlCategoriesResult> Invoke(GetParentalControlCategoriesInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetParentalControlCategoriesResult>("dns-account:index:getParentalControlCategories", args ?? new GetParentalControlCategoriesInvokeArgs(), options.WithDefaults());

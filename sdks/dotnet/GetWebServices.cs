@@ -13,18 +13,234 @@ namespace Pulumi.DnsAccount
     {
         /// <summary>
         /// The web services that can be blocked, for `settings.blockedServices`.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The web services that can be blocked, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getWebServicesOutput();
+        /// export const webServices = result.webServices;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_web_services_output()
+        /// pulumi.export("webServices", result.web_services)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetWebServicesOutput(ctx, dnsaccount.GetWebServicesOutputArgs{})
+        /// 		ctx.Export("webServices", result.WebServices())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetWebServices.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["webServices"] = result.Apply(r =&gt; r.WebServices) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getWebServices();
+        ///             ctx.export("webServices", result.applyValue(r -&gt; r.webServices()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getWebServices
+        ///       return: webServices
+        /// outputs:
+        ///   webServices: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Task<GetWebServicesResult> InvokeAsync(GetWebServicesArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetWebServicesResult>("dns-account:index:getWebServices", args ?? new GetWebServicesArgs(), options.WithDefaults());
 
         /// <summary>
         /// The web services that can be blocked, for `settings.blockedServices`.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The web services that can be blocked, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getWebServicesOutput();
+        /// export const webServices = result.webServices;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_web_services_output()
+        /// pulumi.export("webServices", result.web_services)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetWebServicesOutput(ctx, dnsaccount.GetWebServicesOutputArgs{})
+        /// 		ctx.Export("webServices", result.WebServices())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetWebServices.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["webServices"] = result.Apply(r =&gt; r.WebServices) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getWebServices();
+        ///             ctx.export("webServices", result.applyValue(r -&gt; r.webServices()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getWebServices
+        ///       return: webServices
+        /// outputs:
+        ///   webServices: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetWebServicesResult> Invoke(GetWebServicesInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetWebServicesResult>("dns-account:index:getWebServices", args ?? new GetWebServicesInvokeArgs(), options.WithDefaults());
 
         /// <summary>
         /// The web services that can be blocked, for `settings.blockedServices`.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// {{% example %}}
+        /// ### The web services that can be blocked, as a stack output
+        /// 
+        /// ```typescript
+        /// import * as dns_account from "@pulumi-dns-account/dns-account";
+        /// 
+        /// const result = dns_account.getWebServicesOutput();
+        /// export const webServices = result.webServices;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_dns_account as dns_account
+        /// 
+        /// result = dns_account.get_web_services_output()
+        /// pulumi.export("webServices", result.web_services)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		result := dnsaccount.GetWebServicesOutput(ctx, dnsaccount.GetWebServicesOutputArgs{})
+        /// 		ctx.Export("webServices", result.WebServices())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Pulumi.DnsAccount;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var result = GetWebServices.Invoke();
+        ///     return new Dictionary&lt;string, object?&gt; { ["webServices"] = result.Apply(r =&gt; r.WebServices) };
+        /// });
+        /// ```
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.pulumi.Pulumi;
+        /// import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(ctx -&gt; {
+        ///             var result = DnsaccountFunctions.getWebServices();
+        ///             ctx.export("webServices", result.applyValue(r -&gt; r.webServices()));
+        ///         });
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   result:
+        ///     fn::invoke:
+        ///       function: dns-account:index:getWebServices
+        ///       return: webServices
+        /// outputs:
+        ///   webServices: ${result}
+        /// ```
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetWebServicesResult> Invoke(GetWebServicesInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetWebServicesResult>("dns-account:index:getWebServices", args ?? new GetWebServicesInvokeArgs(), options.WithDefaults());

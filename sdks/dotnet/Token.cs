@@ -11,6 +11,36 @@ namespace Pulumi.DnsAccount
 {
     /// <summary>
     /// An access token and refresh token of the account, renewed in place before expiry and rotated by replacement (`keepers`, `rotationPeriodSeconds`). Credentials come from its arguments, then the provider's configuration, then the environment.
+    /// 
+    /// ## Example Usage
+    /// ### A token from a password login, rotated every 30 days, used by a DNS server
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Pulumi.DnsAccount;
+    /// using Pulumi.DnsAccount.Inputs;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var config = new Config();
+    ///     var token = new Token("automation", new TokenArgs
+    ///     {
+    ///         Username = "admin@example.com",
+    ///         Password = config.RequireSecret("accountPassword"),
+    ///         RotationPeriodSeconds = 2592000,
+    ///     });
+    ///     var home = new DnsServer("home", new DnsServerArgs
+    ///     {
+    ///         Name = "Home",
+    ///         Credentials = new CredentialsArgs { BaseUrl = token.BaseUrl, RefreshToken = token.RefreshToken },
+    ///     });
+    ///     return new Dictionary&lt;string, object?&gt; { ["expiresAt"] = token.ExpiresAt };
+    /// });
+    /// ```
+    /// 
+    /// ## Import
+    /// 
+    /// A Token cannot be imported: the service cannot show an existing token, so `pulumi import` fails with a message saying so. Adopt an existing refresh token instead, with the `refreshToken`, `profile` or `credentialCommand` input.
     /// </summary>
     [DnsAccountResourceType("dns-account:index:Token")]
     public partial class Token : global::Pulumi.CustomResource

@@ -8,7 +8,31 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it. Import with the address.
+ * A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it.
+ *
+ * ## Example Usage
+ * ### A dedicated IPv4 address linked to a router on the account's default server
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const defaultServer = new dns_account.DnsServer("default", { adopt: "default" });
+ * const router = new dns_account.Device("router", {
+ *     name: "Router",
+ *     deviceType: "ROUTER",
+ *     dnsServerId: defaultServer.serverId,
+ * });
+ * const address = new dns_account.DedicatedIpv4("router-address", { deviceId: router.deviceId });
+ * export const ip = address.ip;
+ * ```
+ *
+ * ## Import
+ *
+ * A dedicated IPv4 address is imported by the address itself:
+ *
+ * ```sh
+ * $ pulumi import dns-account:index:DedicatedIpv4 router-address 203.0.113.7
+ * ```
  */
 export class DedicatedIpv4 extends pulumi.CustomResource {
     /**

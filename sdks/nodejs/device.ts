@@ -8,7 +8,32 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses. Import with the device's id.
+ * A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses.
+ *
+ * ## Example Usage
+ * ### A laptop on a DNS server, whose DNS-over-HTTPS password is reset when a keeper changes
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const home = new dns_account.DnsServer("home", { name: "Home" });
+ * const laptop = new dns_account.Device("laptop", {
+ *     name: "Laptop",
+ *     deviceType: "MAC",
+ *     dnsServerId: home.serverId,
+ *     settings: { protectionEnabled: true, detectDohAuthOnly: true },
+ *     dohPasswordKeepers: { rotated: "2026-01" },
+ * });
+ * export const dohUrl = laptop.dnsAddresses.apply((addresses) => addresses["dnsOverHttpsUrl"]);
+ * ```
+ *
+ * ## Import
+ *
+ * A device is imported by its id:
+ *
+ * ```sh
+ * $ pulumi import dns-account:index:Device laptop 4e5f6a7b
+ * ```
  */
 export class Device extends pulumi.CustomResource {
     /**

@@ -8,7 +8,34 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it. Import with the server's id: `pulumi import dns-account:index:DnsServer home <id>`.
+ * A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it.
+ *
+ * ## Example Usage
+ * ### A DNS server with its own rules, a blocked service and safe browsing
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const home = new dns_account.DnsServer("home", {
+ *     name: "Home",
+ *     settings: {
+ *         protectionEnabled: true,
+ *         blockingMode: { mode: "NXDOMAIN" },
+ *         userRules: { rules: ["||ads.example^", "@@||good.example^"] },
+ *         blockedServices: ["tiktok"],
+ *         safeBrowsing: { enabled: true, blockDangerousDomains: true },
+ *     },
+ * });
+ * export const serverId = home.serverId;
+ * ```
+ *
+ * ## Import
+ *
+ * A DNS server is imported by its id (`dns-account export` lists them); Pulumi reads its settings and writes the code:
+ *
+ * ```sh
+ * $ pulumi import dns-account:index:DnsServer home 0a1b2c3d
+ * ```
  */
 export class DnsServer extends pulumi.CustomResource {
     /**

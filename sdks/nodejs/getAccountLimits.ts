@@ -9,6 +9,17 @@ import * as utilities from "./utilities";
 
 /**
  * The account's quotas and how much of each is in use.
+ *
+ * ## Example Usage
+ * ### How many devices the account has and may have
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const limits = dns_account.getAccountLimitsOutput();
+ * export const devicesUsed = limits.devices.used;
+ * export const devicesAllowed = limits.devices.limit;
+ * ```
  */
 export function getAccountLimits(args?: GetAccountLimitsArgs, opts?: pulumi.InvokeOptions): Promise<GetAccountLimitsResult> {
     args = args || {};
@@ -53,6 +64,17 @@ export interface GetAccountLimitsResult {
 }
 /**
  * The account's quotas and how much of each is in use.
+ *
+ * ## Example Usage
+ * ### How many devices the account has and may have
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const limits = dns_account.getAccountLimitsOutput();
+ * export const devicesUsed = limits.devices.used;
+ * export const devicesAllowed = limits.devices.limit;
+ * ```
  */
 export function getAccountLimitsOutput(args?: GetAccountLimitsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetAccountLimitsResult> {
     args = args || {};

@@ -9,6 +9,16 @@ import * as utilities from "./utilities";
 
 /**
  * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+ *
+ * ## Example Usage
+ * ### The filter lists the service offers, as a stack output
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const result = dns_account.getFilterListsOutput();
+ * export const filterLists = result.filterLists;
+ * ```
  */
 export function getFilterLists(args?: GetFilterListsArgs, opts?: pulumi.InvokeOptions): Promise<GetFilterListsResult> {
     args = args || {};
@@ -33,6 +43,16 @@ export interface GetFilterListsResult {
 }
 /**
  * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+ *
+ * ## Example Usage
+ * ### The filter lists the service offers, as a stack output
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const result = dns_account.getFilterListsOutput();
+ * export const filterLists = result.filterLists;
+ * ```
  */
 export function getFilterListsOutput(args?: GetFilterListsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetFilterListsResult> {
     args = args || {};

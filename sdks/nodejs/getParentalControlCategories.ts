@@ -9,6 +9,16 @@ import * as utilities from "./utilities";
 
 /**
  * The parental-control categories, for `settings.blockedCategories`.
+ *
+ * ## Example Usage
+ * ### The parental-control categories, as a stack output
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const result = dns_account.getParentalControlCategoriesOutput();
+ * export const categories = result.categories;
+ * ```
  */
 export function getParentalControlCategories(args?: GetParentalControlCategoriesArgs, opts?: pulumi.InvokeOptions): Promise<GetParentalControlCategoriesResult> {
     args = args || {};
@@ -33,6 +43,16 @@ export interface GetParentalControlCategoriesResult {
 }
 /**
  * The parental-control categories, for `settings.blockedCategories`.
+ *
+ * ## Example Usage
+ * ### The parental-control categories, as a stack output
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const result = dns_account.getParentalControlCategoriesOutput();
+ * export const categories = result.categories;
+ * ```
  */
 export function getParentalControlCategoriesOutput(args?: GetParentalControlCategoriesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetParentalControlCategoriesResult> {
     args = args || {};

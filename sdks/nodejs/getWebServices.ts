@@ -9,6 +9,16 @@ import * as utilities from "./utilities";
 
 /**
  * The web services that can be blocked, for `settings.blockedServices`.
+ *
+ * ## Example Usage
+ * ### The web services that can be blocked, as a stack output
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const result = dns_account.getWebServicesOutput();
+ * export const webServices = result.webServices;
+ * ```
  */
 export function getWebServices(args?: GetWebServicesArgs, opts?: pulumi.InvokeOptions): Promise<GetWebServicesResult> {
     args = args || {};
@@ -33,6 +43,16 @@ export interface GetWebServicesResult {
 }
 /**
  * The web services that can be blocked, for `settings.blockedServices`.
+ *
+ * ## Example Usage
+ * ### The web services that can be blocked, as a stack output
+ *
+ * ```typescript
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const result = dns_account.getWebServicesOutput();
+ * export const webServices = result.webServices;
+ * ```
  */
 export function getWebServicesOutput(args?: GetWebServicesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetWebServicesResult> {
     args = args || {};

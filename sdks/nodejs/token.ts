@@ -9,6 +9,30 @@ import * as utilities from "./utilities";
 
 /**
  * An access token and refresh token of the account, renewed in place before expiry and rotated by replacement (`keepers`, `rotationPeriodSeconds`). Credentials come from its arguments, then the provider's configuration, then the environment.
+ *
+ * ## Example Usage
+ * ### A token from a password login, rotated every 30 days, used by a DNS server
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as dns_account from "@pulumi-dns-account/dns-account";
+ *
+ * const config = new pulumi.Config();
+ * const token = new dns_account.Token("automation", {
+ *     username: "admin@example.com",
+ *     password: config.requireSecret("accountPassword"),
+ *     rotationPeriodSeconds: 2592000,
+ * });
+ * const home = new dns_account.DnsServer("home", {
+ *     name: "Home",
+ *     credentials: { baseUrl: token.baseUrl, refreshToken: token.refreshToken },
+ * });
+ * export const expiresAt = token.expiresAt;
+ * ```
+ *
+ * ## Import
+ *
+ * A Token cannot be imported: the service cannot show an existing token, so `pulumi import` fails with a message saying so. Adopt an existing refresh token instead, with the `refreshToken`, `profile` or `credentialCommand` input.
  */
 export class Token extends pulumi.CustomResource {
     /**

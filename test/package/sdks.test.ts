@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -8,6 +8,7 @@ import { _gitSnapshot } from "../support/git-snapshot";
 import { fencedBlocks } from "../support/readme-blocks";
 import { _cleanEnv, _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
+import { type ExampleLanguage, programsIn } from "./sdks/schema-examples";
 
 const exec = promisify(execFile);
 const root = _repoRoot();
@@ -58,6 +59,10 @@ function files(dir: string, prefix = ""): string[] {
  * work from the repository. This suite fails when they are stale against the schema or package.json's
  * version, and builds each one as its ecosystem does (.NET only where a `dotnet` is installed: these
  * machines have none). A toolchain that is missing makes its tests say skipped, with the reason.
+ * The per-resource docs (docs/api-docs, Pulumi's docs generator) are held to the schema the same way, and
+ * the schema's examples are checked in each SDK's own test: TypeScript type-checked, Python run under
+ * mocks, Go and Java compiled (C# and YAML by name, in sdks-docs.test.ts). They add about 10 s here with
+ * warm caches.
  */
 describe("generated SDKs (sdks/)", function () {
   // A fresh machine compiles pulumi/pkg and downloads `pulumi` from PyPI: minutes, once; seconds after.
@@ -77,7 +82,7 @@ describe("generated SDKs (sdks/)", function () {
     noDotnet = await missing("dotnet", ["--version"]);
   });
 
-  it("are what `npm run sdks` writes from the schema now, byte for byte (not stale)", async function () {
+  it("are what `npm run sdks` writes from the schema now, byte for byte (not stale), and so are the per-resource docs in docs/api-docs", async function () {
     if (noGo) {
       console.log(`      skipped: the generator is a Go program and ${noGo}`);
       this.skip();
@@ -85,14 +90,16 @@ describe("generated SDKs (sdks/)", function () {
     const bin = path.join(work, "gen-sdks");
     await run("go", ["build", "-trimpath", "-o", bin, "."], { cwd: path.join(root, "scripts", "gen-sdks") });
     const out = path.join(work, "generated");
-    await run(bin, ["-root", root, "-out", out]);
+    await run(bin, ["-root", root, "-out", out, "-docs", path.join(out, "docs")]);
     const committed = path.join(root, "sdks");
-    for (const lang of LANGUAGES) {
-      const want = files(path.join(out, lang));
-      const have = existsSync(path.join(committed, lang)) ? files(path.join(committed, lang)) : [];
-      const hint = `sdks/${lang} is stale against provider/schema/schema.json or package.json: run \`npm run sdks\` and commit`;
+    // The SDKs, and the per-resource docs Pulumi's docs generator writes into docs/api-docs.
+    const targets = [...LANGUAGES.map((lang) => ({ name: `sdks/${lang}`, want: path.join(out, lang), have: path.join(committed, lang) })), { name: "docs/api-docs", want: path.join(out, "docs"), have: path.join(root, "docs", "api-docs") }];
+    for (const { name, want: wantDir, have: haveDir } of targets) {
+      const want = files(wantDir);
+      const have = existsSync(haveDir) ? files(haveDir) : [];
+      const hint = `${name} is stale against provider/schema/schema.json or package.json: run \`npm run sdks\` and commit`;
       assert.deepEqual(have, want, `${hint} (files differ)`);
-      const changed = want.filter((f) => !readFileSync(path.join(out, lang, f)).equals(readFileSync(path.join(committed, lang, f))));
+      const changed = want.filter((f) => !readFileSync(path.join(wantDir, f)).equals(readFileSync(path.join(haveDir, f))));
       assert.deepEqual(changed, [], `${hint} (contents differ)`);
     }
     // The version is package.json's, in each ecosystem's own manifest.
@@ -103,7 +110,7 @@ describe("generated SDKs (sdks/)", function () {
     assert.match(readFileSync(path.join(committed, "java", "pom.xml"), "utf8"), new RegExp(`<artifactId>dns-account</artifactId>\\s*<version>${pkg.version.replace(/\./g, "\\.")}</version>`));
   });
 
-  it("TypeScript: sdks/nodejs compiles with tsc, and a program under Pulumi's mocks registers a DnsServer and a Device", async () => {
+  it("TypeScript: sdks/nodejs compiles with tsc, and a program under Pulumi's mocks registers a DnsServer and a Device; the schema's TypeScript examples type-check against it", async () => {
     const out = path.join(work, "nodejs");
     const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
     // The package's own tsconfig.json; @pulumi/pulumi and @types/node resolve from this repository's node_modules.
@@ -115,9 +122,24 @@ describe("generated SDKs (sdks/)", function () {
     writeFileSync(program, NODE_MOCKS);
     const stdout = await run(process.execPath, [program, out], { env: _cleanEnv({ NODE_PATH: path.join(root, "node_modules") }) });
     checkMocksReport(JSON.parse(stdout) as MocksReport);
+    // The schema's TypeScript examples type-check against the compiled SDK as a user installs it: in
+    // node_modules as @pulumi-dns-account/dns-account, beside @pulumi/pulumi, with Pulumi's template tsconfig.
+    const examples = path.join(work, "ts-examples");
+    mkdirSync(path.join(work, "node_modules", "@pulumi-dns-account"), { recursive: true });
+    symlinkSync(out, path.join(work, "node_modules", "@pulumi-dns-account", "dns-account"), "dir");
+    symlinkSync(path.join(root, "node_modules", "@pulumi"), path.join(work, "node_modules", "@pulumi"), "dir");
+    const names = writeExamples(examples, "typescript", (id) => `${id}.ts`);
+    writeFileSync(
+      path.join(examples, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: "es2020", module: "commonjs", moduleResolution: "node", skipLibCheck: true, types: ["node"], typeRoots: [path.join(root, "node_modules", "@types")] },
+        files: names,
+      }),
+    );
+    await run(process.execPath, [tsc, "-p", path.join(examples, "tsconfig.json")]);
   });
 
-  it("Go: sdks/go is a module of its own that builds with `go build ./...` and vets clean, and a program under Pulumi's mocks registers a DnsServer and a Device", async function () {
+  it("Go: sdks/go is a module of its own that builds with `go build ./...` and vets clean, and a program under Pulumi's mocks registers a DnsServer and a Device; the schema's Go examples compile", async function () {
     if (noGo) {
       console.log(`      skipped: ${noGo}`);
       this.skip();
@@ -142,9 +164,21 @@ describe("generated SDKs (sdks/)", function () {
     writeFileSync(path.join(exampleDir, "main.go"), overviewExample("go"));
     await run("go", ["vet", "."], { cwd: exampleDir, env });
     await run("go", ["build", "-o", path.join(exampleDir, "overview"), "."], { cwd: exampleDir, env });
+    // The schema's Go examples, a main package each, in one module (test/package/sdks/go-examples: the
+    // requirements they need, the config package's among them) with the SDK's module pointed at sdks/go.
+    const examplesDir = path.join(work, "go-examples");
+    mkdirSync(examplesDir);
+    const examplesMod = path.join(root, "test", "package", "sdks", "go-examples");
+    writeFileSync(path.join(examplesDir, "go.mod"), readFileSync(path.join(examplesMod, "go.mod"), "utf8").replace(/=> \S+$/m, `=> ${dir}`));
+    cpSync(path.join(examplesMod, "go.sum"), path.join(examplesDir, "go.sum"));
+    writeExamples(examplesDir, "go", (id) => path.join(id, "main.go"));
+    // `go list -export` compiles every package (into the build cache) without linking eight binaries
+    // (`go build ./...` links each: ~30 s more, every run).
+    await run("go", ["vet", "./..."], { cwd: examplesDir, env });
+    await run("go", ["list", "-export", "./..."], { cwd: examplesDir, env });
   });
 
-  it("Python: sdks/python builds a wheel from the repository's git URL (#subdirectory=sdks/python), which installs with `pulumi` from PyPI and runs a program under Pulumi's mocks", async function () {
+  it("Python: sdks/python builds a wheel from the repository's git URL (#subdirectory=sdks/python), which installs with `pulumi` from PyPI and runs a program under Pulumi's mocks; so do the schema's Python examples", async function () {
     if (noPython) {
       console.log(`      skipped: ${noPython}`);
       this.skip();
@@ -173,9 +207,20 @@ describe("generated SDKs (sdks/)", function () {
     writeFileSync(example, overviewExample("python"));
     const overview = await run(python, [path.join(root, "test", "package", "sdks", "python_example.py"), example], { env, cwd: work });
     checkOverview((JSON.parse(overview) as { registered: MocksReport["registered"] }).registered);
+    // The schema's Python examples, each run as written under fresh mocks: each registers its resource
+    // or calls its function.
+    const pyDir = path.join(work, "py-examples");
+    const pyExamples = programsIn(root, "python");
+    const pyFiles = writeExamples(pyDir, "python", (id) => `${id.replace(/-/g, "_")}.py`).map((f) => path.join(pyDir, f));
+    const reports = JSON.parse(await run(python, [path.join(root, "test", "package", "sdks", "python_example.py"), ...pyFiles], { env, cwd: work })) as { registered: { type: string }[]; calls: string[] }[];
+    assert.equal(reports.length, pyExamples.length);
+    pyExamples.forEach(({ id, example }, i) => {
+      const seen = example.kind === "resource" ? reports[i]!.registered.map((r) => r.type) : reports[i]!.calls;
+      assert.ok(seen.includes(example.token), `${id}: ${example.token} reached the mocks (${seen.join(", ")})`);
+    });
   });
 
-  it("Java: sdks/java builds a jar with Maven (`mvn package`), and a program under Pulumi's mocks registers a DnsServer and a Device", async function () {
+  it("Java: sdks/java builds a jar with Maven (`mvn package`), and a program under Pulumi's mocks registers a DnsServer and a Device; the schema's Java examples compile", async function () {
     if (noMaven) {
       console.log(`      skipped: ${noMaven}`);
       this.skip();
@@ -197,6 +242,15 @@ describe("generated SDKs (sdks/)", function () {
     writeFileSync(path.join(work, "App.java"), overviewExample("java"));
     await run("javac", ["-cp", [jar, readFileSync(classpath, "utf8").trim()].join(path.delimiter), "-d", javaOut, path.join(work, "App.java")]);
     assert.ok(existsSync(path.join(javaOut, "myproject", "App.class")));
+    // The schema's Java examples compile against the jar, in one javac run: each is `package myproject;
+    // public class App`, so each gets a package of its own (the one line changed).
+    const javaExamples = path.join(work, "java-examples");
+    const sources = writeExamples(javaExamples, "java", (id) => path.join(id, "App.java"), (text, id) => {
+      assert.match(text, /^package myproject;$/m, `${id}: package myproject`);
+      return text.replace(/^package myproject;$/m, `package ${javaPackage(id)};`);
+    });
+    await run("javac", ["-cp", [jar, readFileSync(classpath, "utf8").trim()].join(path.delimiter), "-d", path.join(javaExamples, "classes"), ...sources.map((s) => path.join(javaExamples, s))]);
+    for (const source of sources) assert.ok(existsSync(path.join(javaExamples, "classes", javaPackage(path.dirname(source)), "App.class")), source);
   });
 
   it(".NET: sdks/dotnet builds with `dotnet build` where a .NET SDK is installed", async function () {
@@ -210,6 +264,25 @@ describe("generated SDKs (sdks/)", function () {
     await run("dotnet", ["build", "--nologo"], { cwd: source });
   });
 });
+
+/** A Java package name for the example `id` (`Device-1` → `example_device_1`). */
+const javaPackage = (id: string) => `example_${id.toLowerCase().replace(/-/g, "_")}`;
+
+/**
+ * Writes the schema's examples in `lang` under `dir` (each at `file(id)`, through `edit` if given) and
+ * returns their paths relative to `dir`.
+ */
+function writeExamples(dir: string, lang: ExampleLanguage, file: (id: string) => string, edit: (text: string, id: string) => string = (t) => t): string[] {
+  const written: string[] = [];
+  for (const { id, text } of programsIn(root, lang)) {
+    const target = path.join(dir, file(id));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, edit(text, id));
+    written.push(file(id));
+  }
+  assert.ok(written.length >= 8, `the schema has ${lang} examples for its four resources and four functions`);
+  return written;
+}
 
 /** The overview's example in one language (docs/_index.md), exactly one block. */
 function overviewExample(lang: string): string {

@@ -11,7 +11,56 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it. Import with the address.
+// A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it.
+//
+// ## Example Usage
+// ### A dedicated IPv4 address linked to a router on the account's default server
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			defaultServer, err := dnsaccount.NewDnsServer(ctx, "default", &dnsaccount.DnsServerArgs{
+//				Adopt: pulumi.String("default"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			router, err := dnsaccount.NewDevice(ctx, "router", &dnsaccount.DeviceArgs{
+//				Name:        pulumi.String("Router"),
+//				DeviceType:  dnsaccount.DeviceTypeROUTER,
+//				DnsServerId: defaultServer.ServerId,
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			address, err := dnsaccount.NewDedicatedIpv4(ctx, "router-address", &dnsaccount.DedicatedIpv4Args{
+//				DeviceId: router.DeviceId,
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("ip", address.Ip)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// A dedicated IPv4 address is imported by the address itself:
+//
+// ```sh
+// $ pulumi import dns-account:index:DedicatedIpv4 router-address 203.0.113.7
+// ```
 type DedicatedIpv4 struct {
 	pulumi.CustomResourceState
 

@@ -11,7 +11,55 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses. Import with the device's id.
+// A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses.
+//
+// ## Example Usage
+// ### A laptop on a DNS server, whose DNS-over-HTTPS password is reset when a keeper changes
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			home, err := dnsaccount.NewDnsServer(ctx, "home", &dnsaccount.DnsServerArgs{
+//				Name: pulumi.String("Home"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			laptop, err := dnsaccount.NewDevice(ctx, "laptop", &dnsaccount.DeviceArgs{
+//				Name:        pulumi.String("Laptop"),
+//				DeviceType:  dnsaccount.DeviceTypeMAC,
+//				DnsServerId: home.ServerId,
+//				Settings: &dnsaccount.DeviceSettingsArgs{
+//					ProtectionEnabled: pulumi.Bool(true),
+//					DetectDohAuthOnly: pulumi.Bool(true),
+//				},
+//				DohPasswordKeepers: pulumi.StringMap{"rotated": pulumi.String("2026-01")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("dohUrl", laptop.DnsAddresses.MapIndex(pulumi.String("dnsOverHttpsUrl")))
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// A device is imported by its id:
+//
+// ```sh
+// $ pulumi import dns-account:index:Device laptop 4e5f6a7b
+// ```
 type Device struct {
 	pulumi.CustomResourceState
 

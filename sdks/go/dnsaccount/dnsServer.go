@@ -11,7 +11,54 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it. Import with the server's id: `pulumi import dns-account:index:DnsServer home <id>`.
+// A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it.
+//
+// ## Example Usage
+// ### A DNS server with its own rules, a blocked service and safe browsing
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			home, err := dnsaccount.NewDnsServer(ctx, "home", &dnsaccount.DnsServerArgs{
+//				Name: pulumi.String("Home"),
+//				Settings: &dnsaccount.DnsServerSettingsArgs{
+//					ProtectionEnabled: pulumi.Bool(true),
+//					BlockingMode:      &dnsaccount.BlockingModeArgs{Mode: dnsaccount.BlockingModeKindNXDOMAIN},
+//					UserRules: &dnsaccount.UserRulesArgs{
+//						Rules: pulumi.StringArray{pulumi.String("||ads.example^"), pulumi.String("@@||good.example^")},
+//					},
+//					BlockedServices: pulumi.StringArray{pulumi.String("tiktok")},
+//					SafeBrowsing: &dnsaccount.SafeBrowsingArgs{
+//						Enabled:               pulumi.Bool(true),
+//						BlockDangerousDomains: pulumi.Bool(true),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("serverId", home.ServerId)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// A DNS server is imported by its id (`dns-account export` lists them); Pulumi reads its settings and writes the code:
+//
+// ```sh
+// $ pulumi import dns-account:index:DnsServer home 0a1b2c3d
+// ```
 type DnsServer struct {
 	pulumi.CustomResourceState
 

@@ -12,6 +12,29 @@ import (
 )
 
 // The account's quotas and how much of each is in use.
+//
+// ## Example Usage
+// ### How many devices the account has and may have
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			limits := dnsaccount.GetAccountLimitsOutput(ctx, dnsaccount.GetAccountLimitsOutputArgs{})
+//			ctx.Export("devicesUsed", limits.Devices().Used())
+//			ctx.Export("devicesAllowed", limits.Devices().Limit())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetAccountLimits(ctx *pulumi.Context, args *GetAccountLimitsArgs, opts ...pulumi.InvokeOption) (*GetAccountLimitsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAccountLimitsResult

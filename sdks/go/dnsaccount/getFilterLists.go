@@ -12,6 +12,28 @@ import (
 )
 
 // The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+//
+// ## Example Usage
+// ### The filter lists the service offers, as a stack output
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			result := dnsaccount.GetFilterListsOutput(ctx, dnsaccount.GetFilterListsOutputArgs{})
+//			ctx.Export("filterLists", result.FilterLists())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetFilterLists(ctx *pulumi.Context, args *GetFilterListsArgs, opts ...pulumi.InvokeOption) (*GetFilterListsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetFilterListsResult

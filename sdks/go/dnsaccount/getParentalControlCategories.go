@@ -12,6 +12,28 @@ import (
 )
 
 // The parental-control categories, for `settings.blockedCategories`.
+//
+// ## Example Usage
+// ### The parental-control categories, as a stack output
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			result := dnsaccount.GetParentalControlCategoriesOutput(ctx, dnsaccount.GetParentalControlCategoriesOutputArgs{})
+//			ctx.Export("categories", result.Categories())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetParentalControlCategories(ctx *pulumi.Context, args *GetParentalControlCategoriesArgs, opts ...pulumi.InvokeOption) (*GetParentalControlCategoriesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetParentalControlCategoriesResult

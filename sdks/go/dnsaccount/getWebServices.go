@@ -12,6 +12,28 @@ import (
 )
 
 // The web services that can be blocked, for `settings.blockedServices`.
+//
+// ## Example Usage
+// ### The web services that can be blocked, as a stack output
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			result := dnsaccount.GetWebServicesOutput(ctx, dnsaccount.GetWebServicesOutputArgs{})
+//			ctx.Export("webServices", result.WebServices())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetWebServices(ctx *pulumi.Context, args *GetWebServicesArgs, opts ...pulumi.InvokeOption) (*GetWebServicesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWebServicesResult

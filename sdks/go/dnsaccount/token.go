@@ -12,6 +12,51 @@ import (
 )
 
 // An access token and refresh token of the account, renewed in place before expiry and rotated by replacement (`keepers`, `rotationPeriodSeconds`). Credentials come from its arguments, then the provider's configuration, then the environment.
+//
+// ## Example Usage
+// ### A token from a password login, rotated every 30 days, used by a DNS server
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-dns-account/pulumi-dns-account/sdks/go/dnsaccount"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			token, err := dnsaccount.NewToken(ctx, "automation", &dnsaccount.TokenArgs{
+//				Username:              pulumi.String("admin@example.com"),
+//				Password:              cfg.RequireSecret("accountPassword"),
+//				RotationPeriodSeconds: pulumi.Int(2592000),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dnsaccount.NewDnsServer(ctx, "home", &dnsaccount.DnsServerArgs{
+//				Name: pulumi.String("Home"),
+//				Credentials: &dnsaccount.CredentialsArgs{
+//					BaseUrl:      token.BaseUrl,
+//					RefreshToken: token.RefreshToken,
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("expiresAt", token.ExpiresAt)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// A Token cannot be imported: the service cannot show an existing token, so `pulumi import` fails with a message saying so. Adopt an existing refresh token instead, with the `refreshToken`, `profile` or `credentialCommand` input.
 type Token struct {
 	pulumi.CustomResourceState
 

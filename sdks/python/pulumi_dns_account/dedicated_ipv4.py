@@ -86,7 +86,31 @@ class DedicatedIpv4(pulumi.CustomResource):
                  device_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it. Import with the address.
+        A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it.
+
+        ## Example Usage
+        ### A dedicated IPv4 address linked to a router on the account's default server
+        ```python
+        import pulumi
+        import pulumi_dns_account as dns_account
+
+        default_server = dns_account.DnsServer("default", adopt="default")
+        router = dns_account.Device("router",
+            name="Router",
+            device_type=dns_account.DeviceType.ROUTER,
+            dns_server_id=default_server.server_id)
+        address = dns_account.DedicatedIpv4("router-address", device_id=router.device_id)
+        pulumi.export("ip", address.ip)
+        ```
+
+        ## Import
+
+        A dedicated IPv4 address is imported by the address itself:
+
+        ```sh
+        $ pulumi import dns-account:index:DedicatedIpv4 router-address 203.0.113.7
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -101,7 +125,31 @@ class DedicatedIpv4(pulumi.CustomResource):
                  args: Optional[DedicatedIpv4Args] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it. Import with the address.
+        A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account's quota; the service cannot give an address back, so destroy unlinks it and forgets it.
+
+        ## Example Usage
+        ### A dedicated IPv4 address linked to a router on the account's default server
+        ```python
+        import pulumi
+        import pulumi_dns_account as dns_account
+
+        default_server = dns_account.DnsServer("default", adopt="default")
+        router = dns_account.Device("router",
+            name="Router",
+            device_type=dns_account.DeviceType.ROUTER,
+            dns_server_id=default_server.server_id)
+        address = dns_account.DedicatedIpv4("router-address", device_id=router.device_id)
+        pulumi.export("ip", address.ip)
+        ```
+
+        ## Import
+
+        A dedicated IPv4 address is imported by the address itself:
+
+        ```sh
+        $ pulumi import dns-account:index:DedicatedIpv4 router-address 203.0.113.7
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param DedicatedIpv4Args args: The arguments to use to populate this resource's properties.

@@ -174,7 +174,32 @@ class Device(pulumi.CustomResource):
                  settings: pulumi.Input[Optional[Union['DeviceSettingsArgs', 'DeviceSettingsArgsDict']]] = None,
                  __props__=None):
         """
-        A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses. Import with the device's id.
+        A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses.
+
+        ## Example Usage
+        ### A laptop on a DNS server, whose DNS-over-HTTPS password is reset when a keeper changes
+        ```python
+        import pulumi
+        import pulumi_dns_account as dns_account
+
+        home = dns_account.DnsServer("home", name="Home")
+        laptop = dns_account.Device("laptop",
+            name="Laptop",
+            device_type=dns_account.DeviceType.MAC,
+            dns_server_id=home.server_id,
+            settings=dns_account.DeviceSettingsArgs(protection_enabled=True, detect_doh_auth_only=True),
+            doh_password_keepers={"rotated": "2026-01"})
+        pulumi.export("dohUrl", laptop.dns_addresses.apply(lambda addresses: addresses["dnsOverHttpsUrl"]))
+        ```
+
+        ## Import
+
+        A device is imported by its id:
+
+        ```sh
+        $ pulumi import dns-account:index:Device laptop 4e5f6a7b
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -194,7 +219,32 @@ class Device(pulumi.CustomResource):
                  args: Optional[DeviceArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses. Import with the device's id.
+        A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses.
+
+        ## Example Usage
+        ### A laptop on a DNS server, whose DNS-over-HTTPS password is reset when a keeper changes
+        ```python
+        import pulumi
+        import pulumi_dns_account as dns_account
+
+        home = dns_account.DnsServer("home", name="Home")
+        laptop = dns_account.Device("laptop",
+            name="Laptop",
+            device_type=dns_account.DeviceType.MAC,
+            dns_server_id=home.server_id,
+            settings=dns_account.DeviceSettingsArgs(protection_enabled=True, detect_doh_auth_only=True),
+            doh_password_keepers={"rotated": "2026-01"})
+        pulumi.export("dohUrl", laptop.dns_addresses.apply(lambda addresses: addresses["dnsOverHttpsUrl"]))
+        ```
+
+        ## Import
+
+        A device is imported by its id:
+
+        ```sh
+        $ pulumi import dns-account:index:Device laptop 4e5f6a7b
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param DeviceArgs args: The arguments to use to populate this resource's properties.

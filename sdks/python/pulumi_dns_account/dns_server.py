@@ -123,7 +123,34 @@ class DnsServer(pulumi.CustomResource):
                  settings: pulumi.Input[Optional[Union['DnsServerSettingsArgs', 'DnsServerSettingsArgsDict']]] = None,
                  __props__=None):
         """
-        A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it. Import with the server's id: `pulumi import dns-account:index:DnsServer home <id>`.
+        A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it.
+
+        ## Example Usage
+        ### A DNS server with its own rules, a blocked service and safe browsing
+        ```python
+        import pulumi
+        import pulumi_dns_account as dns_account
+
+        home = dns_account.DnsServer("home",
+            name="Home",
+            settings=dns_account.DnsServerSettingsArgs(
+                protection_enabled=True,
+                blocking_mode=dns_account.BlockingModeArgs(mode=dns_account.BlockingModeKind.NXDOMAIN),
+                user_rules=dns_account.UserRulesArgs(rules=["||ads.example^", "@@||good.example^"]),
+                blocked_services=["tiktok"],
+                safe_browsing=dns_account.SafeBrowsingArgs(enabled=True, block_dangerous_domains=True),
+            ))
+        pulumi.export("serverId", home.server_id)
+        ```
+
+        ## Import
+
+        A DNS server is imported by its id (`dns-account export` lists them); Pulumi reads its settings and writes the code:
+
+        ```sh
+        $ pulumi import dns-account:index:DnsServer home 0a1b2c3d
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -140,7 +167,34 @@ class DnsServer(pulumi.CustomResource):
                  args: Optional[DnsServerArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it. Import with the server's id: `pulumi import dns-account:index:DnsServer home <id>`.
+        A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it.
+
+        ## Example Usage
+        ### A DNS server with its own rules, a blocked service and safe browsing
+        ```python
+        import pulumi
+        import pulumi_dns_account as dns_account
+
+        home = dns_account.DnsServer("home",
+            name="Home",
+            settings=dns_account.DnsServerSettingsArgs(
+                protection_enabled=True,
+                blocking_mode=dns_account.BlockingModeArgs(mode=dns_account.BlockingModeKind.NXDOMAIN),
+                user_rules=dns_account.UserRulesArgs(rules=["||ads.example^", "@@||good.example^"]),
+                blocked_services=["tiktok"],
+                safe_browsing=dns_account.SafeBrowsingArgs(enabled=True, block_dangerous_domains=True),
+            ))
+        pulumi.export("serverId", home.server_id)
+        ```
+
+        ## Import
+
+        A DNS server is imported by its id (`dns-account export` lists them); Pulumi reads its settings and writes the code:
+
+        ```sh
+        $ pulumi import dns-account:index:DnsServer home 0a1b2c3d
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param DnsServerArgs args: The arguments to use to populate this resource's properties.

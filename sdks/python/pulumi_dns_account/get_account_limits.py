@@ -113,6 +113,18 @@ def get_account_limits(credentials: Optional[Union['Credentials', 'CredentialsDi
     """
     The account's quotas and how much of each is in use.
 
+    ## Example Usage
+    ### How many devices the account has and may have
+    ```python
+    import pulumi
+    import pulumi_dns_account as dns_account
+
+    limits = dns_account.get_account_limits_output()
+    pulumi.export("devicesUsed", limits.devices.used)
+    pulumi.export("devicesAllowed", limits.devices.limit)
+    ```
+
+
     :param Union['Credentials', 'CredentialsDict'] credentials: Credentials for this call only; default the provider's.
     """
     __args__ = dict()
@@ -131,6 +143,18 @@ def get_account_limits_output(credentials: pulumi.Input[Optional[Optional[Union[
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAccountLimitsResult]:
     """
     The account's quotas and how much of each is in use.
+
+    ## Example Usage
+    ### How many devices the account has and may have
+    ```python
+    import pulumi
+    import pulumi_dns_account as dns_account
+
+    limits = dns_account.get_account_limits_output()
+    pulumi.export("devicesUsed", limits.devices.used)
+    pulumi.export("devicesAllowed", limits.devices.limit)
+    ```
+
 
     :param Union['Credentials', 'CredentialsDict'] credentials: Credentials for this call only; default the provider's.
     """

@@ -53,6 +53,17 @@ def get_filter_lists(credentials: Optional[Union['Credentials', 'CredentialsDict
     """
     The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
 
+    ## Example Usage
+    ### The filter lists the service offers, as a stack output
+    ```python
+    import pulumi
+    import pulumi_dns_account as dns_account
+
+    result = dns_account.get_filter_lists_output()
+    pulumi.export("filterLists", result.filter_lists)
+    ```
+
+
     :param Union['Credentials', 'CredentialsDict'] credentials: Credentials for this call only; default the provider's.
     """
     __args__ = dict()
@@ -66,6 +77,17 @@ def get_filter_lists_output(credentials: pulumi.Input[Optional[Optional[Union['C
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetFilterListsResult]:
     """
     The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+
+    ## Example Usage
+    ### The filter lists the service offers, as a stack output
+    ```python
+    import pulumi
+    import pulumi_dns_account as dns_account
+
+    result = dns_account.get_filter_lists_output()
+    pulumi.export("filterLists", result.filter_lists)
+    ```
+
 
     :param Union['Credentials', 'CredentialsDict'] credentials: Credentials for this call only; default the provider's.
     """

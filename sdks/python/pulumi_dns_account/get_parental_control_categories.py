@@ -53,6 +53,17 @@ def get_parental_control_categories(credentials: Optional[Union['Credentials', '
     """
     The parental-control categories, for `settings.blockedCategories`.
 
+    ## Example Usage
+    ### The parental-control categories, as a stack output
+    ```python
+    import pulumi
+    import pulumi_dns_account as dns_account
+
+    result = dns_account.get_parental_control_categories_output()
+    pulumi.export("categories", result.categories)
+    ```
+
+
     :param Union['Credentials', 'CredentialsDict'] credentials: Credentials for this call only; default the provider's.
     """
     __args__ = dict()
@@ -66,6 +77,17 @@ def get_parental_control_categories_output(credentials: pulumi.Input[Optional[Op
                                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetParentalControlCategoriesResult]:
     """
     The parental-control categories, for `settings.blockedCategories`.
+
+    ## Example Usage
+    ### The parental-control categories, as a stack output
+    ```python
+    import pulumi
+    import pulumi_dns_account as dns_account
+
+    result = dns_account.get_parental_control_categories_output()
+    pulumi.export("categories", result.categories)
+    ```
+
 
     :param Union['Credentials', 'CredentialsDict'] credentials: Credentials for this call only; default the provider's.
     """

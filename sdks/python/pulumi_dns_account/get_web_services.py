@@ -53,6 +53,17 @@ def get_web_services(credentials: Optional[Union['Credentials', 'CredentialsDict
     """
     The web services that can be blocked, for `settings.blockedServices`.
 
+    ## Example Usage
+    ### The web services that can be blocked, as a stack output
+    ```python
+    import pulumi
+    import pulumi_dns_account as dns_account
+
+    result = dns_account.get_web_services_output()
+    pulumi.export("webServices", result.web_services)
+    ```
+
+
     :param Union['Credentials', 'CredentialsDict'] credentials: Credentials for this call only; default the provider's.
     """
     __args__ = dict()
@@ -66,6 +77,17 @@ def get_web_services_output(credentials: pulumi.Input[Optional[Optional[Union['C
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWebServicesResult]:
     """
     The web services that can be blocked, for `settings.blockedServices`.
+
+    ## Example Usage
+    ### The web services that can be blocked, as a stack output
+    ```python
+    import pulumi
+    import pulumi_dns_account as dns_account
+
+    result = dns_account.get_web_services_output()
+    pulumi.export("webServices", result.web_services)
+    ```
+
 
     :param Union['Credentials', 'CredentialsDict'] credentials: Credentials for this call only; default the provider's.
     """

@@ -223,6 +223,28 @@ class Token(pulumi.CustomResource):
         """
         An access token and refresh token of the account, renewed in place before expiry and rotated by replacement (`keepers`, `rotationPeriodSeconds`). Credentials come from its arguments, then the provider's configuration, then the environment.
 
+        ## Example Usage
+        ### A token from a password login, rotated every 30 days, used by a DNS server
+        ```python
+        import pulumi
+        import pulumi_dns_account as dns_account
+
+        config = pulumi.Config()
+        token = dns_account.Token("automation",
+            username="admin@example.com",
+            password=config.require_secret("accountPassword"),
+            rotation_period_seconds=2592000)
+        home = dns_account.DnsServer("home",
+            name="Home",
+            credentials=dns_account.CredentialsArgs(base_url=token.base_url, refresh_token=token.refresh_token))
+        pulumi.export("expiresAt", token.expires_at)
+        ```
+
+        ## Import
+
+        A Token cannot be imported: the service cannot show an existing token, so `pulumi import` fails with a message saying so. Adopt an existing refresh token instead, with the `refreshToken`, `profile` or `credentialCommand` input.
+
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] base_url: Base address of the service; default `https://api.adguard-dns.io`. A change replaces the token.
@@ -245,6 +267,28 @@ class Token(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An access token and refresh token of the account, renewed in place before expiry and rotated by replacement (`keepers`, `rotationPeriodSeconds`). Credentials come from its arguments, then the provider's configuration, then the environment.
+
+        ## Example Usage
+        ### A token from a password login, rotated every 30 days, used by a DNS server
+        ```python
+        import pulumi
+        import pulumi_dns_account as dns_account
+
+        config = pulumi.Config()
+        token = dns_account.Token("automation",
+            username="admin@example.com",
+            password=config.require_secret("accountPassword"),
+            rotation_period_seconds=2592000)
+        home = dns_account.DnsServer("home",
+            name="Home",
+            credentials=dns_account.CredentialsArgs(base_url=token.base_url, refresh_token=token.refresh_token))
+        pulumi.export("expiresAt", token.expires_at)
+        ```
+
+        ## Import
+
+        A Token cannot be imported: the service cannot show an existing token, so `pulumi import` fails with a message saying so. Adopt an existing refresh token instead, with the `refreshToken`, `profile` or `credentialCommand` input.
+
 
         :param str resource_name: The name of the resource.
         :param TokenArgs args: The arguments to use to populate this resource's properties.

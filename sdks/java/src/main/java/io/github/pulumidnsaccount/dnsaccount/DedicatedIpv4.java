@@ -17,7 +17,49 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account&#39;s quota; the service cannot give an address back, so destroy unlinks it and forgets it. Import with the address.
+ * A dedicated IPv4 address of the account, optionally linked to a device. Allocating counts against the account&#39;s quota; the service cannot give an address back, so destroy unlinks it and forgets it.
+ * 
+ * ## Example Usage
+ * ### A dedicated IPv4 address linked to a router on the account&#39;s default server
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumidnsaccount.dnsaccount.DedicatedIpv4;
+ * import io.github.pulumidnsaccount.dnsaccount.DedicatedIpv4Args;
+ * import io.github.pulumidnsaccount.dnsaccount.Device;
+ * import io.github.pulumidnsaccount.dnsaccount.DeviceArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.DnsServer;
+ * import io.github.pulumidnsaccount.dnsaccount.DnsServerArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.enums.DeviceType;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(ctx -> {
+ *             var defaultServer = new DnsServer("default", DnsServerArgs.builder().adopt("default").build());
+ *             var router = new Device("router", DeviceArgs.builder()
+ *                 .name("Router")
+ *                 .deviceType(DeviceType.ROUTER)
+ *                 .dnsServerId(defaultServer.serverId())
+ *                 .build());
+ *             var address = new DedicatedIpv4("router-address", DedicatedIpv4Args.builder()
+ *                 .deviceId(router.deviceId())
+ *                 .build());
+ *             ctx.export("ip", address.ip());
+ *         });
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
+ * ## Import
+ * 
+ * A dedicated IPv4 address is imported by the address itself:
+ * 
+ * ```sh
+ * $ pulumi import dns-account:index:DedicatedIpv4 router-address 203.0.113.7
+ * ```
  * 
  */
 @ResourceType(type="dns-account:index:DedicatedIpv4")

@@ -19,7 +19,48 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses. Import with the device&#39;s id.
+ * A device of the account: its DNS server, settings, DNS addresses and linked dedicated IPv4 addresses.
+ * 
+ * ## Example Usage
+ * ### A laptop on a DNS server, whose DNS-over-HTTPS password is reset when a keeper changes
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumidnsaccount.dnsaccount.Device;
+ * import io.github.pulumidnsaccount.dnsaccount.DeviceArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.DnsServer;
+ * import io.github.pulumidnsaccount.dnsaccount.DnsServerArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.enums.DeviceType;
+ * import io.github.pulumidnsaccount.dnsaccount.inputs.DeviceSettingsArgs;
+ * import java.util.Map;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(ctx -> {
+ *             var home = new DnsServer("home", DnsServerArgs.builder().name("Home").build());
+ *             var laptop = new Device("laptop", DeviceArgs.builder()
+ *                 .name("Laptop")
+ *                 .deviceType(DeviceType.MAC)
+ *                 .dnsServerId(home.serverId())
+ *                 .settings(DeviceSettingsArgs.builder().protectionEnabled(true).detectDohAuthOnly(true).build())
+ *                 .dohPasswordKeepers(Map.of("rotated", "2026-01"))
+ *                 .build());
+ *             ctx.export("dohUrl", laptop.dnsAddresses().applyValue(addresses -> addresses.get("dnsOverHttpsUrl")));
+ *         });
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
+ * ## Import
+ * 
+ * A device is imported by its id:
+ * 
+ * ```sh
+ * $ pulumi import dns-account:index:Device laptop 4e5f6a7b
+ * ```
  * 
  */
 @ResourceType(type="dns-account:index:Device")

@@ -19,7 +19,50 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it. Import with the server&#39;s id: `pulumi import dns-account:index:DnsServer home &lt;id&gt;`.
+ * A DNS server (a filtering profile) of the account and its settings. Only the settings you declare are managed; `pulumi refresh` shows drift in them and `up` repairs it.
+ * 
+ * ## Example Usage
+ * ### A DNS server with its own rules, a blocked service and safe browsing
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumidnsaccount.dnsaccount.DnsServer;
+ * import io.github.pulumidnsaccount.dnsaccount.DnsServerArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.enums.BlockingModeKind;
+ * import io.github.pulumidnsaccount.dnsaccount.inputs.BlockingModeArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.inputs.DnsServerSettingsArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.inputs.SafeBrowsingArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.inputs.UserRulesArgs;
+ * 
+ * public class App }{{@code
+ *     public static void main(String[] args) }{{@code
+ *         Pulumi.run(ctx -> }{{@code
+ *             var home = new DnsServer("home", DnsServerArgs.builder()
+ *                 .name("Home")
+ *                 .settings(DnsServerSettingsArgs.builder()
+ *                     .protectionEnabled(true)
+ *                     .blockingMode(BlockingModeArgs.builder().mode(BlockingModeKind.NXDOMAIN).build())
+ *                     .userRules(UserRulesArgs.builder().rules("||ads.example^", "}{@literal @@}{@code ||good.example^").build())
+ *                     .blockedServices("tiktok")
+ *                     .safeBrowsing(SafeBrowsingArgs.builder().enabled(true).blockDangerousDomains(true).build())
+ *                     .build())
+ *                 .build());
+ *             ctx.export("serverId", home.serverId());
+ *         }}{@code );
+ *     }}{@code
+ * }}{@code
+ * }
+ * </pre>
+ * 
+ * ## Import
+ * 
+ * A DNS server is imported by its id (`dns-account export` lists them); Pulumi reads its settings and writes the code:
+ * 
+ * ```sh
+ * $ pulumi import dns-account:index:DnsServer home 0a1b2c3d
+ * ```
  * 
  */
 @ResourceType(type="dns-account:index:DnsServer")

@@ -27,12 +27,54 @@ public final class DnsaccountFunctions {
     /**
      * The account&#39;s quotas and how much of each is in use.
      * 
+     * ## Example Usage
+     * ### How many devices the account has and may have
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var limits = DnsaccountFunctions.getAccountLimits();
+     *             ctx.export("devicesUsed", limits.applyValue(l -> l.devices().used()));
+     *             ctx.export("devicesAllowed", limits.applyValue(l -> l.devices().limit()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetAccountLimitsResult> getAccountLimits() {
         return getAccountLimits(GetAccountLimitsArgs.Empty, InvokeOptions.Empty);
     }
     /**
      * The account&#39;s quotas and how much of each is in use.
+     * 
+     * ## Example Usage
+     * ### How many devices the account has and may have
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var limits = DnsaccountFunctions.getAccountLimits();
+     *             ctx.export("devicesUsed", limits.applyValue(l -> l.devices().used()));
+     *             ctx.export("devicesAllowed", limits.applyValue(l -> l.devices().limit()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccountLimitsResult> getAccountLimitsPlain() {
@@ -41,12 +83,54 @@ public final class DnsaccountFunctions {
     /**
      * The account&#39;s quotas and how much of each is in use.
      * 
+     * ## Example Usage
+     * ### How many devices the account has and may have
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var limits = DnsaccountFunctions.getAccountLimits();
+     *             ctx.export("devicesUsed", limits.applyValue(l -> l.devices().used()));
+     *             ctx.export("devicesAllowed", limits.applyValue(l -> l.devices().limit()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetAccountLimitsResult> getAccountLimits(GetAccountLimitsArgs args) {
         return getAccountLimits(args, InvokeOptions.Empty);
     }
     /**
      * The account&#39;s quotas and how much of each is in use.
+     * 
+     * ## Example Usage
+     * ### How many devices the account has and may have
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var limits = DnsaccountFunctions.getAccountLimits();
+     *             ctx.export("devicesUsed", limits.applyValue(l -> l.devices().used()));
+     *             ctx.export("devicesAllowed", limits.applyValue(l -> l.devices().limit()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAccountLimitsResult> getAccountLimitsPlain(GetAccountLimitsPlainArgs args) {
@@ -55,12 +139,54 @@ public final class DnsaccountFunctions {
     /**
      * The account&#39;s quotas and how much of each is in use.
      * 
+     * ## Example Usage
+     * ### How many devices the account has and may have
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var limits = DnsaccountFunctions.getAccountLimits();
+     *             ctx.export("devicesUsed", limits.applyValue(l -> l.devices().used()));
+     *             ctx.export("devicesAllowed", limits.applyValue(l -> l.devices().limit()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetAccountLimitsResult> getAccountLimits(GetAccountLimitsArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("dns-account:index:getAccountLimits", TypeShape.of(GetAccountLimitsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The account&#39;s quotas and how much of each is in use.
+     * 
+     * ## Example Usage
+     * ### How many devices the account has and may have
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var limits = DnsaccountFunctions.getAccountLimits();
+     *             ctx.export("devicesUsed", limits.applyValue(l -> l.devices().used()));
+     *             ctx.export("devicesAllowed", limits.applyValue(l -> l.devices().limit()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAccountLimitsResult> getAccountLimits(GetAccountLimitsArgs args, InvokeOutputOptions options) {
@@ -69,12 +195,53 @@ public final class DnsaccountFunctions {
     /**
      * The account&#39;s quotas and how much of each is in use.
      * 
+     * ## Example Usage
+     * ### How many devices the account has and may have
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var limits = DnsaccountFunctions.getAccountLimits();
+     *             ctx.export("devicesUsed", limits.applyValue(l -> l.devices().used()));
+     *             ctx.export("devicesAllowed", limits.applyValue(l -> l.devices().limit()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static CompletableFuture<GetAccountLimitsResult> getAccountLimitsPlain(GetAccountLimitsPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("dns-account:index:getAccountLimits", TypeShape.of(GetAccountLimitsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+     * 
+     * ## Example Usage
+     * ### The filter lists the service offers, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getFilterLists();
+     *             ctx.export("filterLists", result.applyValue(r -> r.filterLists()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetFilterListsResult> getFilterLists() {
@@ -83,12 +250,52 @@ public final class DnsaccountFunctions {
     /**
      * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
      * 
+     * ## Example Usage
+     * ### The filter lists the service offers, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getFilterLists();
+     *             ctx.export("filterLists", result.applyValue(r -> r.filterLists()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static CompletableFuture<GetFilterListsResult> getFilterListsPlain() {
         return getFilterListsPlain(GetFilterListsPlainArgs.Empty, InvokeOptions.Empty);
     }
     /**
      * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+     * 
+     * ## Example Usage
+     * ### The filter lists the service offers, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getFilterLists();
+     *             ctx.export("filterLists", result.applyValue(r -> r.filterLists()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetFilterListsResult> getFilterLists(GetFilterListsArgs args) {
@@ -97,12 +304,52 @@ public final class DnsaccountFunctions {
     /**
      * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
      * 
+     * ## Example Usage
+     * ### The filter lists the service offers, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getFilterLists();
+     *             ctx.export("filterLists", result.applyValue(r -> r.filterLists()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static CompletableFuture<GetFilterListsResult> getFilterListsPlain(GetFilterListsPlainArgs args) {
         return getFilterListsPlain(args, InvokeOptions.Empty);
     }
     /**
      * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+     * 
+     * ## Example Usage
+     * ### The filter lists the service offers, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getFilterLists();
+     *             ctx.export("filterLists", result.applyValue(r -> r.filterLists()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetFilterListsResult> getFilterLists(GetFilterListsArgs args, InvokeOptions options) {
@@ -111,12 +358,52 @@ public final class DnsaccountFunctions {
     /**
      * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
      * 
+     * ## Example Usage
+     * ### The filter lists the service offers, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getFilterLists();
+     *             ctx.export("filterLists", result.applyValue(r -> r.filterLists()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetFilterListsResult> getFilterLists(GetFilterListsArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("dns-account:index:getFilterLists", TypeShape.of(GetFilterListsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The filter lists the service offers, for `settings.filterLists.ids` of a DnsServer.
+     * 
+     * ## Example Usage
+     * ### The filter lists the service offers, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getFilterLists();
+     *             ctx.export("filterLists", result.applyValue(r -> r.filterLists()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetFilterListsResult> getFilterListsPlain(GetFilterListsPlainArgs args, InvokeOptions options) {
@@ -125,12 +412,52 @@ public final class DnsaccountFunctions {
     /**
      * The parental-control categories, for `settings.blockedCategories`.
      * 
+     * ## Example Usage
+     * ### The parental-control categories, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getParentalControlCategories();
+     *             ctx.export("categories", result.applyValue(r -> r.categories()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetParentalControlCategoriesResult> getParentalControlCategories() {
         return getParentalControlCategories(GetParentalControlCategoriesArgs.Empty, InvokeOptions.Empty);
     }
     /**
      * The parental-control categories, for `settings.blockedCategories`.
+     * 
+     * ## Example Usage
+     * ### The parental-control categories, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getParentalControlCategories();
+     *             ctx.export("categories", result.applyValue(r -> r.categories()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetParentalControlCategoriesResult> getParentalControlCategoriesPlain() {
@@ -139,12 +466,52 @@ public final class DnsaccountFunctions {
     /**
      * The parental-control categories, for `settings.blockedCategories`.
      * 
+     * ## Example Usage
+     * ### The parental-control categories, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getParentalControlCategories();
+     *             ctx.export("categories", result.applyValue(r -> r.categories()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetParentalControlCategoriesResult> getParentalControlCategories(GetParentalControlCategoriesArgs args) {
         return getParentalControlCategories(args, InvokeOptions.Empty);
     }
     /**
      * The parental-control categories, for `settings.blockedCategories`.
+     * 
+     * ## Example Usage
+     * ### The parental-control categories, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getParentalControlCategories();
+     *             ctx.export("categories", result.applyValue(r -> r.categories()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetParentalControlCategoriesResult> getParentalControlCategoriesPlain(GetParentalControlCategoriesPlainArgs args) {
@@ -153,12 +520,52 @@ public final class DnsaccountFunctions {
     /**
      * The parental-control categories, for `settings.blockedCategories`.
      * 
+     * ## Example Usage
+     * ### The parental-control categories, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getParentalControlCategories();
+     *             ctx.export("categories", result.applyValue(r -> r.categories()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetParentalControlCategoriesResult> getParentalControlCategories(GetParentalControlCategoriesArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("dns-account:index:getParentalControlCategories", TypeShape.of(GetParentalControlCategoriesResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The parental-control categories, for `settings.blockedCategories`.
+     * 
+     * ## Example Usage
+     * ### The parental-control categories, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getParentalControlCategories();
+     *             ctx.export("categories", result.applyValue(r -> r.categories()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetParentalControlCategoriesResult> getParentalControlCategories(GetParentalControlCategoriesArgs args, InvokeOutputOptions options) {
@@ -167,12 +574,52 @@ public final class DnsaccountFunctions {
     /**
      * The parental-control categories, for `settings.blockedCategories`.
      * 
+     * ## Example Usage
+     * ### The parental-control categories, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getParentalControlCategories();
+     *             ctx.export("categories", result.applyValue(r -> r.categories()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static CompletableFuture<GetParentalControlCategoriesResult> getParentalControlCategoriesPlain(GetParentalControlCategoriesPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("dns-account:index:getParentalControlCategories", TypeShape.of(GetParentalControlCategoriesResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The web services that can be blocked, for `settings.blockedServices`.
+     * 
+     * ## Example Usage
+     * ### The web services that can be blocked, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getWebServices();
+     *             ctx.export("webServices", result.applyValue(r -> r.webServices()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetWebServicesResult> getWebServices() {
@@ -181,12 +628,52 @@ public final class DnsaccountFunctions {
     /**
      * The web services that can be blocked, for `settings.blockedServices`.
      * 
+     * ## Example Usage
+     * ### The web services that can be blocked, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getWebServices();
+     *             ctx.export("webServices", result.applyValue(r -> r.webServices()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static CompletableFuture<GetWebServicesResult> getWebServicesPlain() {
         return getWebServicesPlain(GetWebServicesPlainArgs.Empty, InvokeOptions.Empty);
     }
     /**
      * The web services that can be blocked, for `settings.blockedServices`.
+     * 
+     * ## Example Usage
+     * ### The web services that can be blocked, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getWebServices();
+     *             ctx.export("webServices", result.applyValue(r -> r.webServices()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetWebServicesResult> getWebServices(GetWebServicesArgs args) {
@@ -195,12 +682,52 @@ public final class DnsaccountFunctions {
     /**
      * The web services that can be blocked, for `settings.blockedServices`.
      * 
+     * ## Example Usage
+     * ### The web services that can be blocked, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getWebServices();
+     *             ctx.export("webServices", result.applyValue(r -> r.webServices()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static CompletableFuture<GetWebServicesResult> getWebServicesPlain(GetWebServicesPlainArgs args) {
         return getWebServicesPlain(args, InvokeOptions.Empty);
     }
     /**
      * The web services that can be blocked, for `settings.blockedServices`.
+     * 
+     * ## Example Usage
+     * ### The web services that can be blocked, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getWebServices();
+     *             ctx.export("webServices", result.applyValue(r -> r.webServices()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetWebServicesResult> getWebServices(GetWebServicesArgs args, InvokeOptions options) {
@@ -209,12 +736,52 @@ public final class DnsaccountFunctions {
     /**
      * The web services that can be blocked, for `settings.blockedServices`.
      * 
+     * ## Example Usage
+     * ### The web services that can be blocked, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getWebServices();
+     *             ctx.export("webServices", result.applyValue(r -> r.webServices()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetWebServicesResult> getWebServices(GetWebServicesArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("dns-account:index:getWebServices", TypeShape.of(GetWebServicesResult.class), args, Utilities.withVersion(options));
     }
     /**
      * The web services that can be blocked, for `settings.blockedServices`.
+     * 
+     * ## Example Usage
+     * ### The web services that can be blocked, as a stack output
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.pulumi.Pulumi;
+     * import io.github.pulumidnsaccount.dnsaccount.DnsaccountFunctions;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(ctx -> {
+     *             var result = DnsaccountFunctions.getWebServices();
+     *             ctx.export("webServices", result.applyValue(r -> r.webServices()));
+     *         });
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetWebServicesResult> getWebServicesPlain(GetWebServicesPlainArgs args, InvokeOptions options) {

@@ -22,6 +22,45 @@ import javax.annotation.Nullable;
 /**
  * An access token and refresh token of the account, renewed in place before expiry and rotated by replacement (`keepers`, `rotationPeriodSeconds`). Credentials come from its arguments, then the provider&#39;s configuration, then the environment.
  * 
+ * ## Example Usage
+ * ### A token from a password login, rotated every 30 days, used by a DNS server
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumidnsaccount.dnsaccount.DnsServer;
+ * import io.github.pulumidnsaccount.dnsaccount.DnsServerArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.Token;
+ * import io.github.pulumidnsaccount.dnsaccount.TokenArgs;
+ * import io.github.pulumidnsaccount.dnsaccount.inputs.CredentialsArgs;
+ * 
+ * public class App }{{@code
+ *     public static void main(String[] args) }{{@code
+ *         Pulumi.run(ctx -> }{{@code
+ *             var token = new Token("automation", TokenArgs.builder()
+ *                 .username("admin}{@literal @}{@code example.com")
+ *                 .password(ctx.config().requireSecret("accountPassword"))
+ *                 .rotationPeriodSeconds(2592000)
+ *                 .build());
+ *             var home = new DnsServer("home", DnsServerArgs.builder()
+ *                 .name("Home")
+ *                 .credentials(CredentialsArgs.builder()
+ *                     .baseUrl(token.baseUrl())
+ *                     .refreshToken(token.refreshToken())
+ *                     .build())
+ *                 .build());
+ *             ctx.export("expiresAt", token.expiresAt());
+ *         }}{@code );
+ *     }}{@code
+ * }}{@code
+ * }
+ * </pre>
+ * 
+ * ## Import
+ * 
+ * A Token cannot be imported: the service cannot show an existing token, so `pulumi import` fails with a message saying so. Adopt an existing refresh token instead, with the `refreshToken`, `profile` or `credentialCommand` input.
+ * 
  */
 @ResourceType(type="dns-account:index:Token")
 public class Token extends com.pulumi.resources.CustomResource {
