@@ -33,6 +33,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { grpcInside } from "./bundle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -67,18 +68,6 @@ export function tarballName(version, platform) {
 /** The esbuild bundle of the plugin (CommonJS, node20) as one string, after the checks above. */
 export async function bundle() {
   const esbuild = require("esbuild");
-  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
-  const plugin = {
-    name: "plugin-in-one-file",
-    setup(build) {
-      build.onResolve({ filter: /\/grpc-installed$/ }, (args) => ({ path: path.join(args.resolveDir, "grpc-bundled.ts") }));
-      build.onResolve({ filter: /^(@grpc\/grpc-js|google-protobuf)(\/|$)/ }, async (args) => {
-        if (args.pluginData === "from-pulumi") return undefined;
-        const r = await build.resolve(args.path, { kind: args.kind, resolveDir: pulumiDir, pluginData: "from-pulumi" });
-        return r.errors.length ? { errors: r.errors } : { path: r.path };
-      });
-    },
-  };
   const result = await esbuild.build({
     entryPoints: [path.join(root, "provider", "plugin", "main.ts")],
     bundle: true,
@@ -89,7 +78,7 @@ export async function bundle() {
     metafile: true,
     logLevel: "silent",
     legalComments: "none",
-    plugins: [plugin],
+    plugins: [grpcInside()],
   });
   const problems = [...result.errors, ...result.warnings].map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`);
   if (problems.length) throw new Error(`the bundler left something the executable cannot load:\n${problems.join("\n")}`);
