@@ -133,4 +133,46 @@ console.log(JSON.stringify(out));`;
     const { stdout } = await run(process.execPath, ["-e", code]);
     for (const [file, used] of Object.entries(JSON.parse(stdout) as Record<string, boolean>)) assert.equal(used, true, file);
   });
+
+  it("zod validators are compiled once per process, not per call; the rules parser loads only when rules are checked", async () => {
+    const root = _repoRoot();
+    const dist = (...p: string[]) => JSON.stringify(path.join(root, "dist", ...p));
+    // zod's namespace is frozen: the child counts z.compile through a copy of the module it hands out.
+    const code = `
+const Module = require("node:module");
+const load = Module._load;
+let compiles = 0;
+Module._load = function (request) {
+  const m = load.apply(this, arguments);
+  if (request !== "zod") return m;
+  const z = { ...m.z, compile: (...a) => { compiles++; return m.z.compile(...a); } };
+  return { ...m, z };
+};
+const device = require(${dist("provider", "device", "lifecycle.js")});
+const server = require(${dist("provider", "dns-server", "lifecycle.js")});
+const ctx = { config: { baseUrl: process.env.EMU, apiKey: process.env.KEY }, allowInsecureHttp: true, warn: () => undefined };
+const agtree = () => Object.keys(require.cache).some((f) => f.includes("@adguard"));
+(async () => {
+  const counts = [];
+  const { id: serverId } = await server.create(ctx, (await server.check(ctx, {}, { name: "Once" })).inputs);
+  const made = async () => {
+    const checked = await device.check(ctx, {}, { name: "D" + counts.length, deviceType: "LINUX", dnsServerId: serverId });
+    const { id, outs } = await device.create(ctx, checked.inputs);
+    await device.read(ctx, id, outs);
+    await device.remove(ctx, id, outs);
+  };
+  await made();
+  counts.push(compiles);
+  for (let i = 0; i < 5; i++) await made();
+  counts.push(compiles);
+  const agtreeBefore = agtree();
+  await server.check(ctx, {}, { name: "Rules", settings: { userRules: { rules: ["||a.example^"] } } });
+  console.log(JSON.stringify({ counts, agtreeBefore, agtreeAfter: agtree() }));
+})().catch((e) => { console.error(e); process.exit(1); });`;
+    const { stdout } = await run(process.execPath, ["-e", code], { env: _cleanEnv({ EMU: emu.url, KEY: key, DNS_ACCOUNT_CONFIG_DIR: tmp("dns-account-loading-") }) });
+    const r = JSON.parse(stdout) as { counts: number[]; agtreeBefore: boolean; agtreeAfter: boolean };
+    assert.ok(r.counts[0]! > 0, "the first calls compile their validators");
+    assert.equal(r.counts[1], r.counts[0], "five more devices compile nothing more");
+    assert.deepEqual([r.agtreeBefore, r.agtreeAfter], [false, true]);
+  });
 });
