@@ -72,8 +72,8 @@ function rulesOutside(relative) {
   };
 }
 
-/** What every output shares: CommonJS for Node 20, one file. */
-const COMMON = { bundle: true, platform: "node", target: "node20", format: "cjs", logLevel: "silent", legalComments: "none", metafile: true };
+/** What every output shares: CommonJS for Node 20, one file, names kept (errors name themselves after their class: sdk/errors.ts). */
+const COMMON = { bundle: true, platform: "node", target: "node20", format: "cjs", logLevel: "silent", legalComments: "none", metafile: true, keepNames: true };
 
 /** Fails on any error or warning of an esbuild result; returns the result. */
 function checked(result, what) {

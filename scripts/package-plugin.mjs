@@ -65,7 +65,7 @@ export function tarballName(version, platform) {
   return `${EXECUTABLE}-v${version}-${platform}.tar.gz`;
 }
 
-/** The esbuild bundle of the plugin (CommonJS, node20) as one string, after the checks above. */
+/** The esbuild bundle of the plugin (CommonJS, node20, minified) as one string and the files in it, after the checks above. */
 export async function bundle() {
   const esbuild = require("esbuild");
   const result = await esbuild.build({
@@ -78,6 +78,8 @@ export async function bundle() {
     metafile: true,
     logLevel: "silent",
     legalComments: "none",
+    minify: true,
+    keepNames: true,
     plugins: [grpcInside()],
   });
   const problems = [...result.errors, ...result.warnings].map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`);
@@ -95,7 +97,7 @@ export async function bundle() {
     .map((m) => m[1].replace(/\/\*.*?\*\//g, "").trim())
     .filter((arg) => !/^(["'])[^"']*\1$/.test(arg) || !builtins.has(arg.slice(1, -1)));
   if (left.length) throw new Error(`the bundle still requires at run time: ${[...new Set(left)].join(", ")}`);
-  return { text, inputs: inputs.length };
+  return { text, inputs: inputs.length, files: inputs };
 }
 
 /** `${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account`: downloaded Node binaries and built tarballs, outside the clone. */
