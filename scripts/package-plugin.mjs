@@ -33,6 +33,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { grpcInside } from "./bundle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -64,21 +65,9 @@ export function tarballName(version, platform) {
   return `${EXECUTABLE}-v${version}-${platform}.tar.gz`;
 }
 
-/** The esbuild bundle of the plugin (CommonJS, node20) as one string, after the checks above. */
+/** The esbuild bundle of the plugin (CommonJS, node20, minified) as one string and the files in it, after the checks above. */
 export async function bundle() {
   const esbuild = require("esbuild");
-  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
-  const plugin = {
-    name: "plugin-in-one-file",
-    setup(build) {
-      build.onResolve({ filter: /\/grpc-installed$/ }, (args) => ({ path: path.join(args.resolveDir, "grpc-bundled.ts") }));
-      build.onResolve({ filter: /^(@grpc\/grpc-js|google-protobuf)(\/|$)/ }, async (args) => {
-        if (args.pluginData === "from-pulumi") return undefined;
-        const r = await build.resolve(args.path, { kind: args.kind, resolveDir: pulumiDir, pluginData: "from-pulumi" });
-        return r.errors.length ? { errors: r.errors } : { path: r.path };
-      });
-    },
-  };
   const result = await esbuild.build({
     entryPoints: [path.join(root, "provider", "plugin", "main.ts")],
     bundle: true,
@@ -89,7 +78,9 @@ export async function bundle() {
     metafile: true,
     logLevel: "silent",
     legalComments: "none",
-    plugins: [plugin],
+    minify: true,
+    keepNames: true,
+    plugins: [grpcInside()],
   });
   const problems = [...result.errors, ...result.warnings].map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`);
   if (problems.length) throw new Error(`the bundler left something the executable cannot load:\n${problems.join("\n")}`);
@@ -106,7 +97,7 @@ export async function bundle() {
     .map((m) => m[1].replace(/\/\*.*?\*\//g, "").trim())
     .filter((arg) => !/^(["'])[^"']*\1$/.test(arg) || !builtins.has(arg.slice(1, -1)));
   if (left.length) throw new Error(`the bundle still requires at run time: ${[...new Set(left)].join(", ")}`);
-  return { text, inputs: inputs.length };
+  return { text, inputs: inputs.length, files: inputs };
 }
 
 /** `${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account`: downloaded Node binaries and built tarballs, outside the clone. */

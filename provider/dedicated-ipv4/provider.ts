@@ -3,12 +3,10 @@
  * DedicatedIpv4's `__provider` is a `require()` of this file (listed in the package's `exports`): no config,
  * no secret, no client. The path must stay stable: existing state refers to it.
  */
-import { dynamicFace } from "../shared/dynamic-face";
-import type { Lifecycle } from "../shared/lifecycle";
-import type { DedicatedIpv4Inputs, DedicatedIpv4Outputs } from "./types";
+import { bundledFace } from "../shared/bundled-face";
 
-// The lifecycle (and the SDK client under it) loads on the first call, in the provider host.
-const face = dynamicFace<DedicatedIpv4Inputs, DedicatedIpv4Outputs>(() => require("./lifecycle") as Lifecycle<DedicatedIpv4Inputs, DedicatedIpv4Outputs>);
+// The dynamic bundle (every lifecycle and the SDK client under them) loads on the first call, in the provider host.
+const face = bundledFace("dedicatedIpv4");
 
 /** Reads the stack config in the provider host (once, before any other call). */
 export const configure = face.configure;

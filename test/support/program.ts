@@ -16,6 +16,8 @@ export function _installedProgram(): Promise<string> {
   installed ??= (async () => {
     const dir = _runTempDir("dns-account-program-");
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    // The faces' bundles from the sources as they are (a bare `tsc` leaves the last build's): as `npm run build` makes them.
+    await run(process.execPath, [path.join(_repoRoot(), "scripts", "bundle.mjs")], { cwd: _repoRoot() });
     await run(npm, ["pack", "--pack-destination", dir, "--ignore-scripts"], { cwd: _repoRoot() });
     const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
     const pkg = JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")) as {

@@ -1,0 +1,53 @@
+/**
+ * The plugin's start-up, as every face of it runs it: the npm bin (./bin, which loads the bundle of this
+ * module), the single executable and `node dist/provider/plugin/main.js` (./main). It prints the port on
+ * the first line of stdout and serves until the engine stops it; nothing else is ever written to stdout.
+ */
+import { pulumiMissing } from "./grpc-installed";
+
+function fail(message: string): never {
+  process.stderr.write(`pulumi-resource-dns-account: ${message}\n`);
+  process.exit(1);
+}
+
+/**
+ * Starts the plugin (`pulumi-resource-dns-account <engine-address>`): serves, then prints the port.
+ * `started` runs once the port is printed (the npm bin refreshes its code cache there).
+ *
+ * @example
+ * ```ts
+ * start();
+ * ```
+ */
+export function start(started?: () => void): void {
+  const run = async (): Promise<void> => {
+    const missing = pulumiMissing();
+    if (missing) fail(missing);
+    const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+    const { serve } = require("./server") as typeof import("./server");
+    const { port } = await serve(args[0]);
+    // The port is the first and only line on stdout: the engine reads it to connect.
+    process.stdout.write(`${port}\n`);
+    started?.();
+  };
+  run().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+}
+
+/**
+ * Loads, without starting anything, what a start and the first operation load (the server, the gRPC
+ * pieces, every resource's lifecycle and the SDK client under them): the build runs it before writing
+ * the bundle's code cache, so that the cache holds their compiled code.
+ *
+ * @example
+ * ```ts
+ * warm(); // then script.createCachedData()
+ * ```
+ */
+export function warm(): void {
+  (require("./grpc-installed") as typeof import("./grpc-installed")).grpcPieces();
+  require("./server");
+  require("../token/lifecycle");
+  require("../dns-server/lifecycle");
+  require("../device/lifecycle");
+  require("../dedicated-ipv4/lifecycle");
+}
