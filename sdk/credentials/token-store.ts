@@ -10,6 +10,7 @@ import { lazy, zod } from "../lazy";
 import { withRetries } from "../http/retry";
 import type { RetryOptions } from "../config/input";
 import { resolveRetryConfig } from "../config/resolve";
+import type { RetryPolicy } from "../config/resolved";
 import { refreshWindowMs } from "../session";
 import type { TokenSet } from "../auth/token-response";
 import { type Clock, DEFAULT_BASE_URL, systemClock } from "../http/transport";
@@ -118,13 +119,27 @@ export class TokenStore {
   readonly file: string;
   readonly #dir: string;
   readonly #clock: Clock;
-  readonly #options: TokenStoreOptions;
+  /** The options, resolved once here (issue 26 §2); nothing below reads the caller's object again. */
+  readonly #config: Readonly<{
+    lockWaitMs: number;
+    /** Checked on first use, once: a bad retry option still fails the first refresh, as it always did. */
+    retry: () => RetryPolicy;
+    refresh: Readonly<{ allowInsecureHttp?: true; dispatcher?: Dispatcher }>;
+  }>;
 
   constructor(options: TokenStoreOptions = {}) {
     this.#dir = path.resolve(options.dir ?? defaultStoreDir());
     this.file = path.join(this.#dir, STORE_FILE);
     this.#clock = options.clock ?? systemClock;
-    this.#options = options;
+    const retry = options.retry ? { ...options.retry } : undefined; // read here, checked on first use
+    this.#config = Object.freeze({
+      lockWaitMs: options.lockWaitMs ?? 30_000,
+      retry: lazy(() => resolveRetryConfig(retry)),
+      refresh: Object.freeze({
+        ...(options.allowInsecureHttp ? { allowInsecureHttp: true as const } : {}),
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      }),
+    });
   }
 
   /** Reads and validates the store; an absent file is an empty store. */
@@ -211,7 +226,7 @@ export class TokenStore {
     await mkdir(this.#dir, { recursive: true, mode: 0o700 });
     // Checked before the lock: the lock itself is written in the folder.
     await this.#checkFolder();
-    const wait = this.#options.lockWaitMs ?? 30_000;
+    const wait = this.#config.lockWaitMs;
     let release: () => Promise<void>;
     try {
       release = await lockfile().lock(this.file, {
@@ -324,13 +339,12 @@ export class TokenStore {
       if (!p.refreshToken) {
         throw new InvalidGrantError(`The access token of profile "${name}" has expired and the profile has no refresh token: log in again`);
       }
-      const set = await withRetries(resolveRetryConfig(this.#options.retry), () =>
+      const set = await withRetries(this.#config.retry(), () =>
         refreshToken({
           baseUrl: p.baseUrl ?? DEFAULT_BASE_URL,
           refreshToken: p.refreshToken!,
           clock: this.#clock,
-          ...(this.#options.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
-          ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
+          ...this.#config.refresh,
         }),
       );
       const next = {

@@ -3,6 +3,7 @@ import { execFile, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import sinon from "sinon";
 import { defaultStoreDir, issueToken, revokeToken, StoreError, TokenStore } from "../../../sdk";
 import { _cleanEnv, _rejects, _repoRoot, _useEmulator, USER } from "../../support/helpers";
 import { _useTempDirs } from "../../support/temp";
@@ -108,6 +109,34 @@ describe("TokenStore", () => {
       assert.deepEqual(await store.profiles(), ["p"]);
     }
     assert.ok(reads > 0);
+  });
+
+  it("resolves its options once: refreshes after the first reuse the retry policy and transport it resolved (issue 26 §2)", async () => {
+    const resolve = require("../../../sdk/config/resolve") as typeof import("../../../sdk/config/resolve");
+    let now = Date.now();
+    const clock = { now: () => now };
+    const options = { dir: tmp(), clock, retry: { retries: 1 } };
+    const store = new TokenStore(options);
+    const issued = await issueToken({ baseUrl: emu().url, ...USER, clock });
+    await store.put("p", { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: issued.expiresAt, expiresIn: issued.expiresIn });
+    const spy = sinon.spy(resolve, "resolveRetryConfig");
+    try {
+      options.retry.retries = -1; // the caller's object changing later changes nothing: it was read once
+      for (let i = 0; i < 3; i++) {
+        now += 3600_000;
+        await store.accessToken("p");
+      }
+      assert.equal(spy.callCount, 1);
+      assert.equal(spy.firstCall.args[0]?.retries, 1);
+    } finally {
+      spy.restore();
+    }
+    // A bad retry option still fails the first refresh (not the constructor), naming the field.
+    const bad = new TokenStore({ dir: tmp(), clock, retry: { retries: -1 } });
+    await bad.put("q", { baseUrl: emu().url, refreshToken: issued.refreshToken, accessToken: issued.accessToken, expiresAt: 0, expiresIn: 1 });
+    const err = await _rejects(bad.accessToken("q"));
+    assert.equal(err.code, "invalid_config");
+    assert.equal((err as { field?: string }).field, "retry.retries");
   });
 
   it("accessToken(): a fresh token without a call; an expired one refreshed once and persisted", async () => {
