@@ -8,7 +8,12 @@
  *   engine path (the dynamic-provider host for the dynamic face, our gRPC pieces for the plugin:
  *   ./floor-dynamic, ./floor-plugin).
  * Requests and connections are counted at the emulator. Times are wall time from spawning the process
- * to the phase's last answer; ratios are medians of per-round ratios. Printed as one Markdown table.
+ * to the phase's last answer; ratios are medians of per-round ratios. CPU is the phase's process's own
+ * (user + system, all threads, from spawn to the last answer, read from `/proc` before it is stopped);
+ * the driving process (this one, which also runs the emulator) is counted for no face, so ours and the
+ * engine floor are measured the same way. Printed as two Markdown tables: the phases, and the marginal
+ * CPU per extra resource — (CPU at the largest N − CPU at the smallest N) ÷ ΔN, medians — with ours ÷ the
+ * engine floor's marginal, rows over 1.3× marked.
  *
  * Sizes: BENCH_DEVICES (default 10,50,100), BENCH_SERVERS (default 10,50), BENCH_ROUNDS (default 3).
  */
@@ -22,6 +27,7 @@ import { _spawnProvider, _stopProvider, startProviderHost } from "../test/suppor
 import { startPlugin } from "../test/support/engine/plugin-host";
 import { connectProvider } from "../test/support/engine/rpc-client";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support/program";
+import { childrenOf, cpuMs, marginal, marginalRatio, newChild } from "./cpu";
 import type { Kind } from "./floor-ops";
 
 const run = promisify(execFile);
@@ -55,8 +61,11 @@ type Phase = "create" | "refresh" | "delete";
 /** One face: a fresh process per phase, driven as the engine drives it (all N in flight). */
 interface Face {
   name: string;
-  /** Runs one phase; calls `answered` when its last answer is in (before the process is stopped). */
-  phase(kind: Kind, phase: Phase, n: number, states: State[], answered: () => void): Promise<State[]>;
+  /**
+   * Runs one phase; calls `answered` when its last answer is in (before the process is stopped), with
+   * the CPU ms its process used until then when known at that moment; otherwise returns it as `cpu`.
+   */
+  phase(kind: Kind, phase: Phase, n: number, states: State[], answered: (cpu?: number) => void): Promise<{ states: State[]; cpu?: number }>;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -72,7 +81,10 @@ function engineFace(
   return {
     name,
     async phase(kind, phase, n, states, answered) {
+      const before = childrenOf();
       const host = await start();
+      const pid = newChild(before);
+      const done = (): void => answered(cpuMs(pid));
       try {
         if (phase === "create") {
           const made = await Promise.all(
@@ -82,17 +94,17 @@ function engineFace(
               return host.rpc.create(urn(kind, i), inputs(kind, i));
             }),
           );
-          answered();
-          return made.map((m) => ({ id: m.id, props: m.properties }));
+          done();
+          return { states: made.map((m) => ({ id: m.id, props: m.properties })) };
         }
         if (phase === "refresh") {
           const read = await Promise.all(states.map(async (s, i) => ({ id: s.id, props: (await host.rpc.read(s.id, urn(kind, i), s.props)).properties })));
-          answered();
-          return read;
+          done();
+          return { states: read };
         }
         await Promise.all(states.map((s, i) => host.rpc.delete(s.id, urn(kind, i), s.props)));
-        answered();
-        return [];
+        done();
+        return { states: [] };
       } finally {
         await host.close();
       }
@@ -107,7 +119,7 @@ interface RpcLike {
   delete(id: string, urn: string, props: Record<string, unknown>): Promise<void>;
 }
 
-/** The raw floor: `node -e` with ./floor-ops; ids in on argv, ids out on stdout. */
+/** The raw floor: `node -e` with ./floor-ops; ids in on argv, ids and its CPU ms at the last answer out on stdout. */
 function rawFace(emu: Emulator, body: (kind: Kind, i: number) => unknown): Face {
   return {
     name: "raw floor",
@@ -120,14 +132,15 @@ const [t, kind, phase, n, ids, bodies] = JSON.parse(process.argv[1]);
   if (phase === "create") out = await Promise.all(bodies.map((b) => ops.create(t, kind, b).then((m) => ({ id: m.id, props: {} }))));
   else if (phase === "refresh") await Promise.all(ids.map((id) => ops.read(t, kind, id)));
   else await Promise.all(ids.map((id) => ops.remove(t, kind, id)));
+  const u = process.cpuUsage();
   await ops.close();
-  console.log(JSON.stringify(out));
+  console.log(JSON.stringify({ out, cpu: (u.user + u.system) / 1000 }));
 })();`;
       const bodies = phase === "create" ? Array.from({ length: n }, (_, i) => body(kind, i)) : [];
       const { stdout } = await run(process.execPath, ["-e", code, JSON.stringify([t, kind, phase, n, states.map((s) => s.id), bodies])], { maxBuffer: 16 << 20 });
       answered();
-      const out = JSON.parse(stdout) as State[];
-      return phase === "refresh" ? states : out;
+      const { out, cpu } = JSON.parse(stdout) as { out: State[]; cpu: number };
+      return { states: phase === "refresh" ? states : out, cpu };
     },
   };
 }
@@ -203,7 +216,7 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
     ];
 
     /** Wall ms and requests to the last answer; `atExit`: requests the process made as it was stopped. */
-    type Sample = { ms: number; requests: number; connections: number; atExit: number };
+    type Sample = { ms: number; cpu: number; requests: number; connections: number; atExit: number };
     const samples = new Map<string, Sample[]>(); // `${kind} ${phase} ${n} ${face}`
     const groups: [Kind, number, Phase[]][] = [
       ...devices.map((n): [Kind, number, Phase[]] => ["Device", n, ["create", "refresh", "delete"]]),
@@ -219,11 +232,12 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
             const c0 = emu.stats.connections;
             const t0 = performance.now();
             let sample: Sample | undefined;
-            const out = await face.phase(kind, phase, n, states, () => {
-              sample = { ms: performance.now() - t0, requests: emu.stats.requests - r0, connections: emu.stats.connections - c0, atExit: 0 };
+            const out = await face.phase(kind, phase, n, states, (cpu) => {
+              sample = { ms: performance.now() - t0, cpu: cpu ?? NaN, requests: emu.stats.requests - r0, connections: emu.stats.connections - c0, atExit: 0 };
             });
             sample!.atExit = emu.stats.requests - r0 - sample!.requests;
-            if (phase === "create") states = out;
+            if (out.cpu !== undefined) sample!.cpu = out.cpu;
+            if (phase === "create") states = out.states;
             const key = `${kind} ${phase} ${n} ${face.name}`;
             samples.set(key, [...(samples.get(key) ?? []), sample!]);
           }
@@ -255,6 +269,28 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
     }
     console.log(lines.join("\n"));
     console.log(`\nProvider phases: wall time from spawning the phase's process to its last answer, median of ${rounds} interleaved round(s) of per-round ratios; requests counted at the emulator to the last answer (login included; "at exit": the password session's revocation as the process stops).\n`);
+    // Marginal CPU per extra resource, per kind and phase, between the smallest and the largest N.
+    const sizesOf = (kind: Kind) => (kind === "Device" ? devices : servers);
+    const margin = (kind: Kind, phase: Phase, face: string) =>
+      marginal(sizesOf(kind).map((n) => ({ n, cpuMs: median(samples.get(`${kind} ${phase} ${n} ${face}`)!.map((s) => s.cpu)) })));
+    const cell = (x: number | undefined) => (x === undefined ? "n/a" : x.toFixed(2));
+    const cpuAt = (kind: Kind, phase: Phase, face: string) =>
+      sizesOf(kind).map((n) => median(samples.get(`${kind} ${phase} ${n} ${face}`)!.map((s) => s.cpu)).toFixed(0)).join(" → ");
+    const marginLines = [
+      "| phase | N | raw floor (ms/res) | engine floor dynamic (ms/res) | dynamic (ms/res) | dynamic ÷ its engine floor | engine floor plugin (ms/res) | plugin (ms/res) | plugin ÷ its engine floor | CPU ms by N: dynamic / plugin |",
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ];
+    for (const kind of ["Device", "DnsServer"] as const) {
+      if (sizesOf(kind).length === 0) continue;
+      for (const phase of ["create", "refresh", "delete"] as const) {
+        const [raw, fd, d, fp, p] = ["raw floor", "engine floor (dynamic)", "dynamic", "engine floor (plugin)", "plugin"].map((f) => margin(kind, phase, f));
+        marginLines.push(
+          `| ${kind} ${phase} | ${Math.min(...sizesOf(kind))} → ${Math.max(...sizesOf(kind))} | ${cell(raw)} | ${cell(fd)} | ${cell(d)} | ${marginalRatio(d, fd)} | ${cell(fp)} | ${cell(p)} | ${marginalRatio(p, fp)} | ${cpuAt(kind, phase, "dynamic")} / ${cpuAt(kind, phase, "plugin")} |`,
+        );
+      }
+    }
+    console.log("\n" + marginLines.join("\n"));
+    console.log(`\nMarginal CPU per extra resource: (median CPU at the largest N − median CPU at the smallest N) ÷ ΔN, in ms of CPU per resource, of the phase's process alone (user + system, all threads, from spawn to the last answer; the driving process is counted for no face); **over**: above 1.3× the engine floor's marginal.\n`);
   } finally {
     await emu.close();
   }
