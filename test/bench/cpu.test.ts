@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { childrenOf, cpuMs, marginal, marginalRatio, newChild } from "../../bench/cpu";
+import { _skipBecause } from "../support/helpers";
 
 describe("bench: marginal CPU per extra resource", () => {
   it("is (CPU at the largest N − CPU at the smallest N) ÷ ΔN, whatever the order of the sizes", () => {
@@ -23,7 +24,7 @@ describe("bench: marginal CPU per extra resource", () => {
   });
 
   it("finds a process just started and reads its CPU time from /proc", async function () {
-    if (process.platform !== "linux") this.skip();
+    if (process.platform !== "linux") _skipBecause(this, "the bench reads a process's CPU from /proc, which only Linux has");
     const before = childrenOf();
     const child = spawn(process.execPath, ["-e", "let x = 0; for (let i = 0; i < 2e7; i++) x += i; process.stdout.write('go\\n'); setInterval(() => {}, 1000);"], { stdio: ["ignore", "pipe", "ignore"] });
     try {
