@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _repoRoot, _skipBecause } from "../support/helpers";
-import { _homeNetworkLife, _nodelessProject } from "../support/home-network-program";
+import { _homeNetworkLife, _nodelessProject, _pluginTarball } from "../support/home-network-program";
 import { _engineBin, type PulumiProject } from "../support/pulumi-cli";
 
 const run = promisify(execFile);
@@ -43,9 +43,7 @@ describe("engine: a Go program through the generated SDK and the tarball plugin,
     }
     root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-go-"));
     const started = Date.now();
-    await run(process.execPath, [path.join(_repoRoot(), "scripts", "package-plugin.mjs"), "--platform", "linux-amd64", "--out", root], { cwd: _repoRoot(), maxBuffer: 16 * 1024 * 1024 });
-    tarball = path.join(root, `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`);
-    assert.ok(existsSync(tarball), "package:plugin wrote the linux-amd64 tarball");
+    tarball = await _pluginTarball(root);
     const packaged = Date.now();
     // Built from the example's own folder (its `replace` points at ../../sdks/go) into the temporary
     // folder; -mod=readonly: go.mod and go.sum as committed must be enough.

@@ -1,17 +1,13 @@
-import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _repoRoot, _skipBecause } from "../support/helpers";
-import { _homeNetworkLife, _nodelessProject } from "../support/home-network-program";
+import { _homeNetworkLife, _nodelessProject, _pluginTarball } from "../support/home-network-program";
 import { _engineBin, _engineVersion, type PulumiProject } from "../support/pulumi-cli";
 import { type PythonVenv, _pythonMissing, _pythonVenv, _sdkWheel } from "../support/python-venv";
 
-const run = promisify(execFile);
 const API_KEY = "key-ENGINE-PYTHON-3f61a0d8";
 const VERSION = (JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")) as { version: string }).version;
 const EXAMPLE = path.join(_repoRoot(), "examples", "python-home-network");
@@ -43,9 +39,7 @@ describe("engine: a Python program through the generated SDK and the tarball plu
     if (noPython) _skipBecause(this, noPython);
     root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-python-"));
     const started = Date.now();
-    await run(process.execPath, [path.join(_repoRoot(), "scripts", "package-plugin.mjs"), "--platform", "linux-amd64", "--out", root], { cwd: _repoRoot(), maxBuffer: 16 * 1024 * 1024 });
-    tarball = path.join(root, `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`);
-    assert.ok(existsSync(tarball), "package:plugin wrote the linux-amd64 tarball");
+    tarball = await _pluginTarball(root);
     const packaged = Date.now();
     venv = await _pythonVenv(path.join(root, "venv"));
     const wheel = await _sdkWheel(venv, path.join(root, "wheels"));

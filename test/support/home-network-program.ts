@@ -1,14 +1,27 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Client } from "../../sdk";
-import { _assertNoSecrets } from "./helpers";
+import { _assertNoSecrets, _repoRoot } from "./helpers";
 import { _engineBin, _grpcCalls, type PulumiProject, _pulumiProject } from "./pulumi-cli";
 import { _dohSecrets } from "./secrets";
 
 const run = promisify(execFile);
+
+/**
+ * The plugin as a user gets it: `npm run package:plugin`'s linux-amd64 tarball, written into `outDir`.
+ * Returns the tarball's path (named as `pulumi plugin install --file` expects, at package.json's version).
+ */
+export async function _pluginTarball(outDir: string): Promise<string> {
+  const root = _repoRoot();
+  const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+  await promisify(execFile)(process.execPath, [path.join(root, "scripts", "package-plugin.mjs"), "--platform", "linux-amd64", "--out", outDir], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+  const tarball = path.join(outDir, `pulumi-resource-dns-account-v${version}-linux-amd64.tar.gz`);
+  assert.ok(existsSync(tarball), "package:plugin wrote the linux-amd64 tarball");
+  return tarball;
+}
 
 /**
  * A Pulumi project whose commands see no Node.js and no language host but YAML's: PATH is `dirs`
