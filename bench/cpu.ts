@@ -37,29 +37,58 @@ export function cpuMs(pid: number): number {
   return ns / 1e6;
 }
 
-/** One measured size: N resources and the (median) CPU ms the process used for the phase. */
+/** One measured sample: N resources and the CPU ms the process used for the phase. */
 export interface CpuPoint {
   n: number;
   cpuMs: number;
 }
 
-/**
- * The marginal CPU per extra resource: (CPU at the largest N − CPU at the smallest N) ÷ ΔN, in ms per
- * resource; `undefined` with fewer than two distinct sizes.
- */
-export function marginal(points: readonly CpuPoint[]): number | undefined {
-  if (points.length < 2) return undefined;
-  const lo = points.reduce((a, b) => (b.n < a.n ? b : a));
-  const hi = points.reduce((a, b) => (b.n > a.n ? b : a));
-  return hi.n === lo.n ? undefined : (hi.cpuMs - lo.cpuMs) / (hi.n - lo.n);
+/** A marginal cost: ms of CPU per extra resource, with the standard error of that estimate. */
+export interface Marginal {
+  perResource: number;
+  se: number;
 }
 
 /**
- * Ours ÷ the engine floor's marginal as a table cell, marked `over` above `limit` (1.3×); `n/a` when
- * either marginal is missing or the floor's is not positive (no ratio means anything then).
+ * The marginal CPU per extra resource: the least-squares slope of CPU ms over N through every sample (all
+ * rounds, all sizes), with its standard error, so that a difference of two noisy medians is never read as
+ * a cost. `undefined` with fewer than two distinct sizes; the error is `Infinity` with no spare sample.
+ *
+ * @example
+ * ```ts
+ * marginal([{ n: 10, cpuMs: 250 }, { n: 50, cpuMs: 330 }, { n: 100, cpuMs: 430 }]); // { perResource: 2, se: 0 }
+ * ```
  */
-export function marginalRatio(ours: number | undefined, floor: number | undefined, limit = 1.3): string {
-  if (ours === undefined || floor === undefined || floor <= 0) return "n/a";
-  const r = ours / floor;
-  return r > limit ? `**${r.toFixed(2)}× over**` : `${r.toFixed(2)}×`;
+export function marginal(points: readonly CpuPoint[]): Marginal | undefined {
+  const k = points.length;
+  if (new Set(points.map((p) => p.n)).size < 2) return undefined;
+  const mx = points.reduce((a, p) => a + p.n, 0) / k;
+  const my = points.reduce((a, p) => a + p.cpuMs, 0) / k;
+  const sxx = points.reduce((a, p) => a + (p.n - mx) ** 2, 0);
+  const perResource = points.reduce((a, p) => a + (p.n - mx) * (p.cpuMs - my), 0) / sxx;
+  if (k < 3) return { perResource, se: Infinity };
+  const rss = points.reduce((a, p) => a + (p.cpuMs - my - perResource * (p.n - mx)) ** 2, 0);
+  return { perResource, se: Math.sqrt(rss / (k - 2) / sxx) };
+}
+
+/**
+ * Ours ÷ the engine floor's marginal as a table cell, with the range the two estimates allow (each ± two
+ * standard errors): marked `over` only when even that range's low end is above `limit` (1.3×), and
+ * `over?` when the estimate is above it but the range reaches below; `n/a` when either marginal is missing
+ * or the floor's is not positive (no ratio means anything then).
+ *
+ * @example
+ * ```ts
+ * marginalRatio({ perResource: 3, se: 0.1 }, { perResource: 2, se: 0.1 }); // "1.50× (1.27–1.78) over?"
+ * ```
+ */
+export function marginalRatio(ours: Marginal | undefined, floor: Marginal | undefined, limit = 1.3): string {
+  if (ours === undefined || floor === undefined || floor.perResource <= 0) return "n/a";
+  const r = ours.perResource / floor.perResource;
+  const lo = Math.max(ours.perResource - 2 * ours.se, 0) / (floor.perResource + 2 * floor.se);
+  const hiFloor = floor.perResource - 2 * floor.se;
+  const hi = hiFloor > 0 ? (ours.perResource + 2 * ours.se) / hiFloor : Infinity;
+  const range = `(${lo.toFixed(2)}–${Number.isFinite(hi) ? hi.toFixed(2) : "∞"})`;
+  const mark = lo > limit ? " **over**" : r > limit ? " over?" : "";
+  return `${r.toFixed(2)}× ${range}${mark}`;
 }

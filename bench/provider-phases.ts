@@ -12,12 +12,15 @@
  * (user + system, all threads, from spawn to the last answer, read from `/proc` before it is stopped);
  * the driving process (this one, which also runs the emulator) is counted for no face, so ours and the
  * engine floor are measured the same way. Printed as two Markdown tables: the phases, and the marginal
- * CPU per extra resource — (CPU at the largest N − CPU at the smallest N) ÷ ΔN, medians — with ours ÷ the
- * engine floor's marginal, rows over 1.3× marked.
+ * CPU per extra resource — the least-squares slope of CPU over N through every sample, ± its standard
+ * error — with ours ÷ the engine floor's marginal and the range the two estimates allow, rows over 1.3×
+ * marked (`**over**` when the whole range is, `over?` when only the estimate is).
  *
- * Sizes: BENCH_DEVICES (default 10,50,100), BENCH_SERVERS (default 10,50), BENCH_ROUNDS (default 3).
+ * Sizes: BENCH_DEVICES (default 10,50,100), BENCH_SERVERS (default 10,50), BENCH_ROUNDS (default 3);
+ * BENCH_SAMPLES=<file> also writes every sample there as JSON.
  */
 import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -27,7 +30,7 @@ import { _spawnProvider, _stopProvider, startProviderHost } from "../test/suppor
 import { startPlugin } from "../test/support/engine/plugin-host";
 import { connectProvider } from "../test/support/engine/rpc-client";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support/program";
-import { childrenOf, cpuMs, marginal, marginalRatio, newChild } from "./cpu";
+import { childrenOf, cpuMs, type Marginal, marginal, marginalRatio, newChild } from "./cpu";
 import type { Kind } from "./floor-ops";
 
 const run = promisify(execFile);
@@ -246,6 +249,8 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
       }
     }
 
+    // Every sample, for a second look at the same run (BENCH_SAMPLES=<file>).
+    if (process.env.BENCH_SAMPLES) writeFileSync(process.env.BENCH_SAMPLES, JSON.stringify(Object.fromEntries(samples), null, 1));
     const ratio = (kind: Kind, phase: Phase, n: number, a: string, b: string): string => {
       const xs = samples.get(`${kind} ${phase} ${n} ${a}`)!;
       const ys = samples.get(`${kind} ${phase} ${n} ${b}`)!;
@@ -272,8 +277,8 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
     // Marginal CPU per extra resource, per kind and phase, between the smallest and the largest N.
     const sizesOf = (kind: Kind) => (kind === "Device" ? devices : servers);
     const margin = (kind: Kind, phase: Phase, face: string) =>
-      marginal(sizesOf(kind).map((n) => ({ n, cpuMs: median(samples.get(`${kind} ${phase} ${n} ${face}`)!.map((s) => s.cpu)) })));
-    const cell = (x: number | undefined) => (x === undefined ? "n/a" : x.toFixed(2));
+      marginal(sizesOf(kind).flatMap((n) => samples.get(`${kind} ${phase} ${n} ${face}`)!.map((s) => ({ n, cpuMs: s.cpu }))));
+    const cell = (x: Marginal | undefined) => (x === undefined ? "n/a" : `${x.perResource.toFixed(2)} ± ${x.se.toFixed(2)}`);
     const cpuAt = (kind: Kind, phase: Phase, face: string) =>
       sizesOf(kind).map((n) => median(samples.get(`${kind} ${phase} ${n} ${face}`)!.map((s) => s.cpu)).toFixed(0)).join(" → ");
     const marginLines = [
@@ -290,7 +295,7 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
       }
     }
     console.log("\n" + marginLines.join("\n"));
-    console.log(`\nMarginal CPU per extra resource: (median CPU at the largest N − median CPU at the smallest N) ÷ ΔN, in ms of CPU per resource, of the phase's process alone (user + system, all threads, from spawn to the last answer; the driving process is counted for no face); **over**: above 1.3× the engine floor's marginal.\n`);
+    console.log(`\nMarginal CPU per extra resource: the least-squares slope of CPU over N through every sample (all rounds, all sizes), ± its standard error, in ms of CPU per resource, of the phase's process alone (user + system, all threads, from spawn to the last answer; the driving process is counted for no face). Ratios show the range both estimates allow (each ± 2 standard errors): **over** when even its low end is above 1.3× the engine floor's marginal, over? when only the estimate is.\n`);
   } finally {
     await emu.close();
   }
