@@ -17,10 +17,13 @@
  * marked (`**over**` when the whole range is, `over?` when only the estimate is).
  *
  * Sizes: BENCH_DEVICES (default 10,50,100), BENCH_SERVERS (default 10,50), BENCH_ROUNDS (default 3);
- * BENCH_SAMPLES=<file> also writes every sample there as JSON.
+ * BENCH_SAMPLES=<file> also writes every sample there as JSON. BENCH_BEFORE=<folder>: a program folder
+ * with an earlier build of the package installed (as test/support/program makes one: `npm pack` of that
+ * build and @pulumi/pulumi in its node_modules); its dynamic and plugin faces run in the same rounds
+ * against the same floors, and a before → after table follows.
  */
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -29,7 +32,8 @@ import { createClient } from "../sdk";
 import { _spawnProvider, _stopProvider, startProviderHost } from "../test/support/engine/provider-host";
 import { startPlugin } from "../test/support/engine/plugin-host";
 import { connectProvider } from "../test/support/engine/rpc-client";
-import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support/program";
+import { _cleanEnv } from "../test/support/helpers";
+import { _installedProgram, MOCKS_PRELUDE } from "../test/support/program";
 import { childrenOf, cpuMs, type Marginal, marginal, marginalRatio, newChild } from "./cpu";
 import type { Kind } from "./floor-ops";
 
@@ -163,16 +167,11 @@ export async function providerPhases(): Promise<void> {
   const program = await _installedProgram();
   const pulumiDir = path.dirname(createRequire(path.join(program, "package.json")).resolve("@pulumi/pulumi/package.json"));
   try {
-    const { stdout } = await _runInProgram(
-      "bench-phases-providers",
-      `${MOCKS_PRELUDE}
-const { DnsServer, Device } = require("pulumi-dns-account");
-new DnsServer("s", { name: "x" });
-new Device("d", { name: "d", deviceType: "LINUX", dnsServerId: "s" });
-Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith(":" + t) && r.inputs.__provider)))
-  .then((rs) => console.log(JSON.stringify(Object.fromEntries(rs.map((r) => [r.type.split(":").pop(), r.inputs.__provider])))));`,
-    );
-    const providers = JSON.parse(stdout) as Record<Kind, string>;
+    const providers = await serializedProviders(program);
+    // An earlier build of the package, installed in a program folder of its own (BENCH_BEFORE): its two
+    // faces run in the same rounds, against the same floors.
+    const beforeDir = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : undefined;
+    const beforeProviders = beforeDir ? await serializedProviders(beforeDir) : undefined;
     const trivial = `exports.handler = function () { return require(${JSON.stringify(path.join(__dirname, "floor-dynamic.js"))}); };\n`;
     const dashboard = createClient({ baseUrl: emu.url, credentials: { username: USERNAME, password: PASSWORD } });
     const serverId = (await dashboard.dnsServers.create({ name: "Bench devices" })).id;
@@ -186,15 +185,27 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
     const config = { "dns-account:baseUrl": emu.url, "dns-account:username": USERNAME, "dns-account:password": PASSWORD };
     const dynamicUrn = (kind: Kind, i: number) => `urn:pulumi:dev::bench::pulumi-nodejs:dynamic/dns-account:${kind}::r${i}`;
     const pluginUrn = (kind: Kind, i: number) => `urn:pulumi:dev::bench::dns-account:index:${kind}::r${i}`;
-    const dynamicHost = async () => {
-      const h = await startProviderHost({ programDir: program });
+    const dynamicHost = async (programDir = program) => {
+      const h = await startProviderHost({ programDir });
       await h.configure(config, ["dns-account:password"]);
       return { rpc: h, close: () => h.close() };
     };
+    function pluginFace(name: string, programDir: string): Face {
+      return engineFace(
+        name,
+        async () => {
+          const p = await startPlugin({ programDir });
+          await p.configureArgs({ baseUrl: emu.url, username: USERNAME, password: PASSWORD }, ["password"]);
+          return { rpc: p, close: () => p.stop() };
+        },
+        pluginUrn,
+        declared,
+      );
+    }
     const faces: Face[] = [
       rawFace(emu, body),
-      engineFace("engine floor (dynamic)", dynamicHost, dynamicUrn, (kind, i) => ({ __provider: trivial, kind, target, body: body(kind, i) })),
-      engineFace("dynamic", dynamicHost, dynamicUrn, (kind, i) => ({ __provider: providers[kind], ...declared(kind, i) })),
+      engineFace("engine floor (dynamic)", () => dynamicHost(), dynamicUrn, (kind, i) => ({ __provider: trivial, kind, target, body: body(kind, i) })),
+      engineFace("dynamic", () => dynamicHost(), dynamicUrn, (kind, i) => ({ __provider: providers[kind], ...declared(kind, i) })),
       engineFace(
         "engine floor (plugin)",
         async () => {
@@ -206,17 +217,14 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
         pluginUrn,
         (kind, i) => body(kind, i) as Record<string, unknown>,
       ),
-      engineFace(
-        "plugin",
-        async () => {
-          const p = await startPlugin({ programDir: program });
-          await p.configureArgs({ baseUrl: emu.url, username: USERNAME, password: PASSWORD }, ["password"]);
-          return { rpc: p, close: () => p.stop() };
-        },
-        pluginUrn,
-        declared,
-      ),
+      pluginFace("plugin", program),
     ];
+    if (beforeDir && beforeProviders) {
+      faces.push(
+        engineFace("dynamic (before)", () => dynamicHost(beforeDir), dynamicUrn, (kind, i) => ({ __provider: beforeProviders[kind], ...declared(kind, i) })),
+        pluginFace("plugin (before)", beforeDir),
+      );
+    }
 
     /** Wall ms and requests to the last answer; `atExit`: requests the process made as it was stopped. */
     type Sample = { ms: number; cpu: number; requests: number; connections: number; atExit: number };
@@ -296,7 +304,58 @@ Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith
     }
     console.log("\n" + marginLines.join("\n"));
     console.log(`\nMarginal CPU per extra resource: the least-squares slope of CPU over N through every sample (all rounds, all sizes), ± its standard error, in ms of CPU per resource, of the phase's process alone (user + system, all threads, from spawn to the last answer; the driving process is counted for no face). Ratios show the range both estimates allow (each ± 2 standard errors): **over** when even its low end is above 1.3× the engine floor's marginal, over? when only the estimate is.\n`);
+    if (beforeDir) {
+      const req = (kind: Kind, phase: Phase, n: number, face: string) => {
+        const xs = samples.get(`${kind} ${phase} ${n} ${face}`)!;
+        const exit = median(xs.map((s) => s.atExit));
+        return `${median(xs.map((s) => s.requests))}${exit ? `+${exit}` : ""}`;
+      };
+      const baLines = [
+        "| phase | N | requests, dynamic before → after | requests, plugin before → after | dynamic ÷ its engine floor, before → after | plugin ÷ its engine floor, before → after | dynamic ÷ raw, before → after | plugin ÷ raw, before → after |",
+        "|---|---:|---|---|---|---|---|---|",
+      ];
+      for (const [kind, n, phases] of groups) {
+        for (const phase of phases) {
+          baLines.push(
+            `| ${kind} ${phase} | ${n} | ${req(kind, phase, n, "dynamic (before)")} → ${req(kind, phase, n, "dynamic")} | ${req(kind, phase, n, "plugin (before)")} → ${req(kind, phase, n, "plugin")} | ` +
+              `${ratio(kind, phase, n, "dynamic (before)", "engine floor (dynamic)")} → ${ratio(kind, phase, n, "dynamic", "engine floor (dynamic)")} | ${ratio(kind, phase, n, "plugin (before)", "engine floor (plugin)")} → ${ratio(kind, phase, n, "plugin", "engine floor (plugin)")} | ` +
+              `${ratio(kind, phase, n, "dynamic (before)", "raw floor")} → ${ratio(kind, phase, n, "dynamic", "raw floor")} | ${ratio(kind, phase, n, "plugin (before)", "raw floor")} → ${ratio(kind, phase, n, "plugin", "raw floor")} |`,
+          );
+        }
+      }
+      const mLines = [
+        "| phase | N | dynamic (ms/res) before → after | ÷ its engine floor, before → after | plugin (ms/res) before → after | ÷ its engine floor, before → after |",
+        "|---|---|---|---|---|---|",
+      ];
+      for (const kind of ["Device", "DnsServer"] as const) {
+        if (sizesOf(kind).length === 0) continue;
+        for (const phase of ["create", "refresh", "delete"] as const) {
+          const [fd, d, db, fp, pl, pb] = ["engine floor (dynamic)", "dynamic", "dynamic (before)", "engine floor (plugin)", "plugin", "plugin (before)"].map((f) => margin(kind, phase, f));
+          mLines.push(
+            `| ${kind} ${phase} | ${Math.min(...sizesOf(kind))} → ${Math.max(...sizesOf(kind))} | ${cell(db)} → ${cell(d)} | ${marginalRatio(db, fd)} → ${marginalRatio(d, fd)} | ${cell(pb)} → ${cell(pl)} | ${marginalRatio(pb, fp)} → ${marginalRatio(pl, fp)} |`,
+          );
+        }
+      }
+      console.log(`\nBefore (${beforeDir}) and after, in the same rounds against the same floors:\n\n${baLines.join("\n")}\n\n${mLines.join("\n")}`);
+    }
   } finally {
     await emu.close();
   }
+}
+
+/** The serialized `__provider` of each resource of the package installed in `dir`, as its program registers them. */
+async function serializedProviders(dir: string): Promise<Record<Kind, string>> {
+  mkdirSync(path.join(dir, "scripts"), { recursive: true });
+  const file = path.join(dir, "scripts", "bench-phases-providers.js");
+  writeFileSync(
+    file,
+    `${MOCKS_PRELUDE}
+const { DnsServer, Device } = require("pulumi-dns-account");
+new DnsServer("s", { name: "x" });
+new Device("d", { name: "d", deviceType: "LINUX", dnsServerId: "s" });
+Promise.all(["DnsServer", "Device"].map((t) => registered((r) => r.type.endsWith(":" + t) && r.inputs.__provider)))
+  .then((rs) => console.log(JSON.stringify(Object.fromEntries(rs.map((r) => [r.type.split(":").pop(), r.inputs.__provider])))));`,
+  );
+  const { stdout } = await run(process.execPath, [file], { cwd: dir, env: _cleanEnv({}), maxBuffer: 16 << 20 });
+  return JSON.parse(stdout) as Record<Kind, string>;
 }
