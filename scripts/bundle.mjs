@@ -11,7 +11,8 @@
 // - dist/provider/rules-parser.bundle.js: @adguard/agtree (with tldts), minified, which both bundles
 //   require only when user rules are checked.
 // - the entries bin.js and <resource>/provider.js: bundled with provider/shared/load-bundle.ts inside, so
-//   that a face's process loads exactly two files of the package: its entry and its bundle.
+//   that a face's process loads exactly two files of the package: its entry and its bundle. bin.js also
+//   holds provider/plugin/listen.ts: it opens and prints the plugin's port before it reads the bundle.
 // - `<bundle>.cache` beside the plugin's and the dynamic bundle: V8's code cache, written by this Node
 //   after loading the bundle and what its first operation needs (each bundle's `warm()`), in a child
 //   process; load-bundle.ts uses it when the running Node accepts it, and writes a fresh one when not.

@@ -6,7 +6,8 @@
  * Why not the SDK's `provider.main()`: its server answers CheckConfig and DiffConfig with UNIMPLEMENTED
  * and its Configure hands no configuration to the provider, while accepting secrets (so inputs arrive
  * wrapped); a provider whose configuration is its account needs all three. The start-up contract is
- * main()'s: listen on 127.0.0.1:0, print the port as the first line of stdout, nothing before it.
+ * main()'s: listen on 127.0.0.1:0, print the port as the first line of stdout, nothing before it; here
+ * the port is open and printed before this module and its gRPC pieces load (./listen, ./start).
  *
  * The protocol as the real engine (Pulumi 3.248.0, recorded with PULUMI_DEBUG_GRPC by
  * test/engine/plugin-yaml.test.ts and test/engine/stand-in-honest.test.ts) speaks it, and our answers:
@@ -41,6 +42,7 @@ import { fromEnvironment } from "../credentials";
 import { fromVariables, knownKey, type PluginConfig, providerName, readConfig } from "./config";
 import { invoke, isFunction } from "./functions";
 import { type GrpcPieces, grpcPieces } from "./grpc-installed";
+import { type Listener, listen } from "./listen";
 import { schemaText, secretConfig, secretInputs, secretOutputs } from "./schema";
 import { unwrap, wire } from "./values";
 
@@ -66,15 +68,17 @@ function typeOf(req: any): string {
 }
 
 /**
- * Starts the plugin's gRPC server on 127.0.0.1 and resolves its port.
+ * Starts the plugin's gRPC server on `listener`'s port (./listen; a new one on 127.0.0.1 when not given)
+ * and resolves that port. The server takes over the port's connections, those that waited for it first,
+ * through grpc-js's connection injector, with the same HTTP/2 settings as a port it bound itself.
  *
  * @example
  * ```ts
- * const port = await serve(process.argv[2]);
+ * const { port } = await serve(process.argv[2]);
  * console.log(port);
  * ```
  */
-export async function serve(engineAddress: string | undefined): Promise<{ port: number; close(): Promise<void> }> {
+export async function serve(engineAddress: string | undefined, listener?: Listener): Promise<{ port: number; close(): Promise<void> }> {
   const p = grpcPieces();
   const { grpc, messages, struct } = p;
   let config: PluginConfig = { fields: {}, allowInsecureHttp: false };
@@ -262,16 +266,19 @@ export async function serve(engineAddress: string | undefined): Promise<{ port: 
 
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(p.services.ResourceProviderService, implementation);
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, bound: number) => (err ? reject(err) : resolve(bound)));
+  const port = listener ?? (await listen());
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  port.take((socket) => {
+    injector.injectConnection(socket);
+    // The HTTP/2 session now owns the connection, which arrived paused: let it read.
+    socket.resume();
   });
   return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        engine?.close();
-        server.tryShutdown(() => resolve());
-      }),
+    port: port.port,
+    close: async () => {
+      engine?.close();
+      await Promise.all([port.close(), new Promise<void>((resolve) => server.tryShutdown(() => resolve()))]);
+    },
   };
 }
 

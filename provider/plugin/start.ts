@@ -2,8 +2,13 @@
  * The plugin's start-up, as every face of it runs it: the npm bin (./bin, which loads the bundle of this
  * module), the single executable and `node dist/provider/plugin/main.js` (./main). It prints the port on
  * the first line of stdout and serves until the engine stops it; nothing else is ever written to stdout.
+ *
+ * The order is the engine's (issue 25): the port first (./listen), then the gRPC server and what it
+ * loads (grpc-js, node:http2, the generated message classes), while the engine dials; the npm bin opens
+ * and prints the port before it even reads the bundle.
  */
 import { pulumiMissing } from "./grpc-installed";
+import { announce, type Listener } from "./listen";
 
 function fail(message: string): never {
   process.stderr.write(`pulumi-resource-dns-account: ${message}\n`);
@@ -11,23 +16,23 @@ function fail(message: string): never {
 }
 
 /**
- * Starts the plugin (`pulumi-resource-dns-account <engine-address>`): serves, then prints the port.
- * `started` runs once the port is printed (the npm bin refreshes its code cache there).
+ * Starts the plugin (`pulumi-resource-dns-account <engine-address>`): prints the port (unless `listener`
+ * is one already printed, as the npm bin's), then serves on it. `started` runs once the server takes the
+ * port's connections (the npm bin refreshes its code cache there).
  *
  * @example
  * ```ts
  * start();
  * ```
  */
-export function start(started?: () => void): void {
+export function start(listener?: Listener, started?: () => void): void {
   const run = async (): Promise<void> => {
     const missing = pulumiMissing();
     if (missing) fail(missing);
+    const port = listener ?? (await announce());
     const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
     const { serve } = require("./server") as typeof import("./server");
-    const { port } = await serve(args[0]);
-    // The port is the first and only line on stdout: the engine reads it to connect.
-    process.stdout.write(`${port}\n`);
+    await serve(args[0], port);
     started?.();
   };
   run().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));

@@ -15,8 +15,9 @@ const run = promisify(execFile);
 
 /**
  * A `--require` probe for a provider process: appends to PROBE_OUT, one JSON line each, every CommonJS
- * module the process loads (`module`) and every file it reads whole (`read`), so that a test sees which
- * files of the package a face loads.
+ * module the process loads (`module`), every file it reads whole (`read`) and, when it first writes to
+ * stdout (`port`), which of Node's gRPC built-ins (http2, zlib, tls) it had loaded by then, so that a test
+ * sees which files of the package a face loads, and in which order.
  */
 const PROBE = `
 const fs = require("node:fs");
@@ -27,15 +28,35 @@ const js = Module._extensions[".js"];
 Module._extensions[".js"] = function (module, filename) { note("module", filename); return js.call(this, module, filename); };
 const read = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) { if (typeof file === "string") note("read", file); return read.call(this, file, ...rest); };
+const write = process.stdout.write;
+let first = true;
+process.stdout.write = function (...args) {
+  if (first) { first = false; note("port", process.moduleLoadList.filter((m) => /^NativeModule (http2|zlib|tls)$/.test(m)).map((m) => m.slice(13)).join(",")); }
+  return write.apply(this, args);
+};
 `;
 
 type Seen = { modules: string[]; reads: string[] };
+type Entry = { kind: string; file: string };
+
+/** Everything the probe saw, in order. */
+function entries(out: string): Entry[] {
+  const lines = existsSync(out) ? readFileSync(out, "utf8").trim().split("\n").filter(Boolean) : [];
+  return lines.map((l) => JSON.parse(l) as Entry);
+}
+
+/** What the probe saw before the process's first write to stdout (the port), and that write's own entry. */
+function beforePort(out: string): { before: Entry[]; port: Entry } {
+  const all = entries(out);
+  const at = all.findIndex((e) => e.kind === "port");
+  assert.ok(at >= 0, "the process wrote nothing to stdout");
+  return { before: all.slice(0, at), port: all[at]! };
+}
 
 /** What the probe saw of the installed package's files (paths relative to it). */
 function seen(out: string, pkgDir: string): Seen {
-  const lines = existsSync(out) ? readFileSync(out, "utf8").trim().split("\n").filter(Boolean) : [];
-  const entries = lines.map((l) => JSON.parse(l) as { kind: string; file: string });
-  const ours = (kind: string) => [...new Set(entries.filter((e) => e.kind === kind && e.file.startsWith(pkgDir + path.sep)).map((e) => path.relative(pkgDir, e.file)))];
+  const all = entries(out);
+  const ours = (kind: string) => [...new Set(all.filter((e) => e.kind === kind && e.file.startsWith(pkgDir + path.sep)).map((e) => path.relative(pkgDir, e.file)))];
   return { modules: ours("module"), reads: ours("read") };
 }
 
@@ -94,6 +115,43 @@ describe("loading: one bundle per face, from an npm install", function () {
       assert.deepEqual(seen(out, pkgDir).modules, ["dist/provider/plugin/bin.js", "dist/provider/rules-parser.bundle.js"]);
     } finally {
       await plugin.stop();
+    }
+  });
+
+  it("the plugin prints its port before it loads its gRPC server: the npm bin before reading its bundle, start() before node:http2 and the message classes", async () => {
+    // The npm bin, from the install: nothing but the bin itself is read before the port.
+    const dir = tmp("dns-account-loading-");
+    const { env, out } = probeEnv(dir);
+    const plugin = await startPlugin({ programDir: program, env });
+    try {
+      assert.match(await plugin.getPluginInfo(), /^\d+\.\d+\.\d+/, "it serves on the port it printed");
+      const { before, port } = beforePort(out);
+      const read = before.filter((e) => e.kind === "read" && e.file.startsWith(pkgDir + path.sep)).map((e) => path.relative(pkgDir, e.file));
+      assert.deepEqual(read.filter((f) => f.startsWith("dist/")), ["dist/provider/plugin/bin.js"], "the bundle is read after the port is printed");
+      assert.equal(port.file, "", "no gRPC built-in is loaded before the port");
+      assert.ok(seen(out, pkgDir).reads.includes("dist/provider/plugin/plugin.bundle.js"), "the bundle is read once the port is out");
+    } finally {
+      await plugin.stop();
+    }
+    // start() itself, as the single executable runs it (its entry is main.ts), unbundled: the message
+    // classes and grpc-js are separate modules here, so the probe sees when each loads.
+    const dir2 = tmp("dns-account-loading-");
+    const probe2 = probeEnv(dir2);
+    const root = _repoRoot();
+    const bin = path.join(dir2, "pulumi-resource-dns-account");
+    writeFileSync(bin, `#!${process.execPath}\nrequire(${JSON.stringify(path.join(root, "dist", "provider", "plugin", "main.js"))});\n`, { mode: 0o755 });
+    const main = await startPlugin({ programDir: root, env: probe2.env, bin });
+    try {
+      assert.match(await main.getPluginInfo(), /^\d+\.\d+\.\d+/, "it serves on the port it printed");
+      const { before, port } = beforePort(probe2.out);
+      const grpcModule = (e: Entry) => e.kind === "module" && /[\\/](@grpc[\\/]grpc-js|google-protobuf|proto)[\\/]/.test(e.file);
+      assert.deepEqual(before.filter(grpcModule), [], "no module of grpc-js, google-protobuf or @pulumi/pulumi/proto loads before the port");
+      assert.ok(!before.some((e) => e.kind === "module" && e.file.endsWith(`${path.sep}plugin${path.sep}server.js`)), "the server module loads after the port");
+      assert.equal(port.file, "", "no gRPC built-in is loaded before the port");
+      const after = entries(probe2.out);
+      assert.ok(after.some((e) => e.kind === "module" && e.file.endsWith(`${path.sep}proto${path.sep}provider_pb.js`)), "the message classes load once the port is out");
+    } finally {
+      await main.stop();
     }
   });
 
