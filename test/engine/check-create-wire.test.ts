@@ -23,9 +23,9 @@ const API_KEY = "key-ENGINE-WIRE-5b0e93d2";
  * - One `pulumi up --skip-preview` starts one plugin process for the resources, which gets Check and
  *   then Create for each resource. `pulumi up` with its preview starts two: the preview's (Check, then
  *   Create with `preview: true`) and the update's (Check again, then Create). So Check and the Create
- *   that follows it always reach the same process. Each command also starts one more plugin process that
- *   answers only Handshake, GetPluginInfo and GetSchema (the YAML language host loading the schema
- *   through the engine; PULUMI_DEBUG_GRPC does not log it).
+ *   that follows it always reach the same process. Each command also starts one more plugin process:
+ *   `pulumi-language-yaml` starts it itself to read the schema (Handshake, GetPluginInfo, GetSchema and
+ *   nothing else), so the engine's PULUMI_DEBUG_GRPC log never shows that GetSchema.
  * - Create's `properties` equal Check's answered `inputs` in value, the unknown sentinel of a preview
  *   included.
  * - Not in bytes: the engine decodes Check's answer into its property map and marshals it again for
@@ -185,19 +185,24 @@ function takeRecords(dir: string): Proc[] {
 }
 
 /**
- * The processes of one command by role: those the language host's schema load starts (Handshake,
- * GetPluginInfo and GetSchema, nothing else) and those that get Check; any other kind fails the test.
+ * The processes of one command by role: those the YAML language host starts to read the schema
+ * (Handshake, GetPluginInfo and GetSchema, nothing else) and those the engine starts, which get Check;
+ * any other kind fails the test.
  */
 function roles(all: Proc[]): { schema: Proc[]; serving: Proc[]; all: Proc[] } {
   const schemaOnly = new Set(["Handshake", "GetPluginInfo", "GetSchema"]);
   const schema = all.filter((p) => p.calls.some((c) => c.method === "GetSchema") && p.calls.every((c) => schemaOnly.has(c.method)));
   const serving = all.filter((p) => p.calls.some((c) => c.method === "Check"));
   assert.equal(schema.length + serving.length, all.length, `every plugin process answers the schema or the resources: ${summary(all)}`);
+  // Who starts them (Linux names the parent; the name is cut to 15 characters): the language host, the engine.
+  for (const p of schema) assert.match(p.calls[0]!.parent, /^pulumi-language/, summary(all));
+  for (const p of serving) assert.equal(p.calls[0]!.parent, "pulumi", summary(all));
   return { schema, serving, all };
 }
 
 const count = (proc: Proc, method: string): number => proc.calls.filter((c) => c.method === method).length;
-const summary = (procs: Proc[]): string => procs.map((p) => p.calls.map((c) => c.method).join(",")).join(" | ");
+/** Each process's calls in order, after the name of the process that started it. */
+const summary = (procs: Proc[]): string => procs.map((p) => `${p.calls[0]?.parent || "?"}> ${p.calls.map((c) => c.method).join(",")}`).join(" | ");
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the generated protobuf classes are untyped here */
 const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));

@@ -10,13 +10,13 @@
  * SIGINT to its process group (the child is in that group too).
  *
  * Each finished call is appended at once to `$WIRE_RECORD_DIR/<pid>.jsonl`, one line:
- * `{ pid, seq, method, request?, response?, error? }`, the bytes in base64. Only the calls whose bytes a
+ * `{ pid, parent, seq, method, request?, response?, error? }`, the bytes in base64. Only the calls whose bytes a
  * test reads keep them: Check (request and answer) and Create (request). No other call's bytes are
  * written, so no secret is ever on disk: CheckConfig and Configure carry the API key, and the answers of
  * Create and Read a device's DoH password.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -26,6 +26,8 @@ import { createInterface } from "node:readline";
 /** One recorded call, as a line of the record file. */
 export interface WireRecord {
   pid: number;
+  /** The name of the process that started this one (Linux `/proc/<ppid>/comm`; empty elsewhere). */
+  parent: string;
   /** The call's place among this process's finished calls, from 1. */
   seq: number;
   /** The method's short name (`Check`, `Create`, …). */
@@ -49,6 +51,7 @@ function main(): void {
     process.exit(2);
   }
   const file = path.join(dir, `${process.pid}.jsonl`);
+  const parent = parentName();
   const req = createRequire(require.resolve("@pulumi/pulumi/package.json"));
   const grpc = req("@grpc/grpc-js");
   const service = req("./proto/provider_grpc_pb.js").ResourceProviderService as Record<string, { path: string; responseStream: boolean }>;
@@ -82,7 +85,7 @@ function main(): void {
       };
       implementation[name] = (call: { request: Buffer; metadata: any }, callback: (err: unknown, value?: Buffer, trailer?: unknown) => void): void => {
         client.makeUnaryRequest(method.path, identity, identity, call.request, call.metadata.clone(), (err: any, res?: Buffer) => {
-          const record: WireRecord = { pid: process.pid, seq: ++seq, method: short };
+          const record: WireRecord = { pid: process.pid, parent, seq: ++seq, method: short };
           if (KEEP_REQUEST.has(short)) record.request = call.request.toString("base64");
           if (err) record.error = err.code;
           else if (KEEP_RESPONSE.has(short)) record.response = res!.toString("base64");
@@ -103,6 +106,14 @@ function main(): void {
       process.stdout.write(`${port}\n`);
     });
   });
+}
+
+function parentName(): string {
+  try {
+    return readFileSync(`/proc/${process.ppid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
 }
 
 main();
