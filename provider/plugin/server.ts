@@ -16,8 +16,12 @@
  *   supportsViews, supportsRefreshBeforeUpdate, invokeWithPreview): we answer UNIMPLEMENTED, as
  *   `@pulumi/pulumi`'s own `provider.main()` does, and the engine falls back to the old start-up
  *   (Configure carries the provider's urn anyway). GetPluginInfo follows (the package version).
- * - GetSchema is not called for a YAML program's `up` (the language host has the schema from
- *   `pulumi package`/plugin loading); when asked, only version 0 is served.
+ * - In a YAML program's commands the engine sends no GetSchema; `pulumi-language-yaml` does, on a plugin
+ *   process it starts itself once per command (Handshake, GetPluginInfo, GetSchema, nothing else;
+ *   PULUMI_DEBUG_GRPC does not log it: test/engine/check-create-wire.test.ts). Only version 0 is served.
+ * - Check and the Create that follows it reach the same process, and Create's `properties` are Check's
+ *   answered `inputs` in value but not in bytes: the engine marshals them again, with Go's random map
+ *   order (test/engine/check-create-wire.test.ts), so Create decodes them afresh.
  * - CheckConfig gets the stack config as plain strings, the secret apiKey unwrapped; we answer it with
  *   the secret keys wrapped. Configure gets both `variables` (`dns-account:config:<key>`, secrets in
  *   clear) and `args` (as CheckConfig answered), with acceptSecrets, acceptResources, sendsOldInputs,

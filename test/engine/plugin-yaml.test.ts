@@ -18,7 +18,8 @@ const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
  * also pins what the real engine (3.248.0) sends, where the stand-in in test/support/engine differs:
  * - Handshake comes first (engineAddress, root/program directory = the plugin's folder, configureWithUrn,
  *   supportsViews, supportsRefreshBeforeUpdate, invokeWithPreview); the plugin's UNIMPLEMENTED makes the
- *   engine fall back. GetPluginInfo follows. GetSchema is not called for a YAML program.
+ *   engine fall back. GetPluginInfo follows. The engine sends no GetSchema (the YAML language host asks
+ *   a plugin process of its own for it, which this log does not show: check-create-wire.test.ts).
  * - CheckConfig gets the stack config as plain strings, the secret apiKey unwrapped (the plugin marks it
  *   secret in its answer); Configure gets both `variables` (`dns-account:config:<key>`, the secret in
  *   clear) and `args` (as CheckConfig answered), with acceptSecrets, acceptResources, sendsOldInputs and
