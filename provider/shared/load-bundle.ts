@@ -38,18 +38,32 @@ function readCache(file: string): Buffer | undefined {
 export function loadBundle(file: string): unknown {
   const done = loaded.get(file);
   if (done) return done.exports;
-  const text = readFileSync(file, "utf8");
-  const cachedData = readCache(file);
+  const entry = runBundle(file, readFileSync(file, "utf8"), readCache(file), createRequire(file), path.dirname(file));
+  loaded.set(file, entry);
+  return entry.exports;
+}
+
+/**
+ * Compiles `text`, a CommonJS bundle, as a `vm.Script` named `filename` (with `cachedData`, V8's code cache
+ * of it, when given and accepted), runs it with the CommonJS wrapper's arguments and `require` as its
+ * require, and returns its exports, the script (for a fresh cache) and whether the cache was used. The
+ * plugin's single executable runs its bundle this way from its assets.
+ *
+ * @example
+ * ```ts
+ * const { exports } = runBundle("plugin.js", text, undefined, require);
+ * ```
+ */
+export function runBundle(filename: string, text: string, cachedData: Buffer | undefined, require: NodeRequire, dirname = "."): { exports: unknown; script: Script; cacheUsed: boolean } {
   // The wrapper Node gives every CommonJS module, on one line so that the bundle's positions stay its own.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${text}\n})`, {
-    filename: file,
+    filename,
     ...(cachedData ? { cachedData } : {}),
   });
   const mod = { exports: {} as unknown };
   const fn = script.runInThisContext() as (e: unknown, r: NodeRequire, m: { exports: unknown }, f: string, d: string) => void;
-  fn(mod.exports, createRequire(file), mod, file, path.dirname(file));
-  loaded.set(file, { exports: mod.exports, script, cacheUsed: cachedData !== undefined && !script.cachedDataRejected });
-  return mod.exports;
+  fn(mod.exports, require, mod, filename, dirname);
+  return { exports: mod.exports, script, cacheUsed: cachedData !== undefined && !script.cachedDataRejected };
 }
 
 /**
