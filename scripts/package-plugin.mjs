@@ -68,25 +68,29 @@ export function tarballName(version, platform) {
   return `${EXECUTABLE}-v${version}-${platform}.tar.gz`;
 }
 
+/** What both of the executable's builds share: one CommonJS file for Node 20, minified, kept in memory. */
+const BUILD = { bundle: true, platform: "node", target: "node20", format: "cjs", write: false, logLevel: "silent", legalComments: "none", minify: true };
+
+/**
+ * Node's built-ins, the only modules `require` loads inside the executable. node:sea has only its `node:`
+ * name; node:sqlite (Node 22's) backs undici's SqliteCacheStore only, which the plugin never makes.
+ */
+const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:sea", "node:sqlite"]);
+
+/** Fails on any bundler error or warning, and on any `require` of something other than a built-in left in `text`. */
+function selfContained(result, text, what) {
+  const problems = [...result.errors, ...result.warnings].map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`);
+  if (problems.length) throw new Error(`the bundler left something the executable cannot load in ${what}:\n${problems.join("\n")}`);
+  const left = [...text.matchAll(/\brequire\(\s*([^)]*?)\s*\)/g)]
+    .map((m) => m[1].replace(/\/\*.*?\*\//g, "").trim())
+    .filter((arg) => !/^(["'])[^"']*\1$/.test(arg) || !BUILTINS.has(arg.slice(1, -1)));
+  if (left.length) throw new Error(`${what} still requires at run time: ${[...new Set(left)].join(", ")}`);
+}
+
 /** The esbuild bundle of the plugin (CommonJS, node20, minified) as one string and the files in it, after the checks above. */
 export async function bundle() {
   const esbuild = require("esbuild");
-  const result = await esbuild.build({
-    entryPoints: [path.join(root, "provider", "plugin", "start.ts")],
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    write: false,
-    metafile: true,
-    logLevel: "silent",
-    legalComments: "none",
-    minify: true,
-    keepNames: true,
-    plugins: [grpcInside()],
-  });
-  const problems = [...result.errors, ...result.warnings].map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`);
-  if (problems.length) throw new Error(`the bundler left something the executable cannot load:\n${problems.join("\n")}`);
+  const result = await esbuild.build({ ...BUILD, entryPoints: [path.join(root, "provider", "plugin", "start.ts")], metafile: true, keepNames: true, plugins: [grpcInside()] });
   const inputs = Object.keys(result.metafile.inputs);
   for (const needed of ["node_modules/undici/lib/dispatcher/agent.js", "node_modules/@pulumi/pulumi/proto/provider_grpc_pb.js", "provider/schema/schema.json", "provider/plugin/grpc-bundled.ts"]) {
     if (!inputs.includes(needed)) throw new Error(`the bundle lacks ${needed}`);
@@ -94,12 +98,7 @@ export async function bundle() {
   if (inputs.includes("provider/plugin/grpc-installed.ts")) throw new Error("the bundle holds grpc-installed.ts, whose createRequire finds nothing in the executable");
   // The shebang: the executable runs the script as a module body, where `#!` is not JavaScript.
   const text = result.outputFiles[0].text.replace(/^#!.*\n/, "");
-  // node:sqlite (Node 22's) backs undici's SqliteCacheStore only, which the plugin never makes.
-  const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:sqlite"]);
-  const left = [...text.matchAll(/\brequire\(\s*([^)]*?)\s*\)/g)]
-    .map((m) => m[1].replace(/\/\*.*?\*\//g, "").trim())
-    .filter((arg) => !/^(["'])[^"']*\1$/.test(arg) || !builtins.has(arg.slice(1, -1)));
-  if (left.length) throw new Error(`the bundle still requires at run time: ${[...new Set(left)].join(", ")}`);
+  selfContained(result, text, "the bundle");
   return { text, inputs: inputs.length, files: inputs };
 }
 
@@ -129,26 +128,11 @@ function nodeBinary(platform) {
  * that the port is printed before the plugin's code is compiled. Only Node's built-ins may be left to
  * `require`.
  */
-export async function seaMain() {
+async function seaMain() {
   const esbuild = require("esbuild");
-  const result = await esbuild.build({
-    entryPoints: [path.join(root, "provider", "plugin", "sea.ts")],
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    write: false,
-    logLevel: "silent",
-    legalComments: "none",
-    minify: true,
-  });
-  const problems = [...result.errors, ...result.warnings].map((m) => m.text);
-  if (problems.length) throw new Error(`the executable's entry: ${problems.join("; ")}`);
+  const result = await esbuild.build({ ...BUILD, entryPoints: [path.join(root, "provider", "plugin", "sea.ts")] });
   const text = result.outputFiles[0].text;
-  // node:sea has only its node: name (it is not in builtinModules).
-  const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:sea"]);
-  const left = [...text.matchAll(/\brequire\(\s*(["'])([^"']*)\1\s*\)/g)].map((m) => m[2]).filter((m) => !builtins.has(m));
-  if (left.length) throw new Error(`the executable's entry requires at run time: ${left.join(", ")}`);
+  selfContained(result, text, "the executable's entry");
   return text;
 }
 
