@@ -1,7 +1,7 @@
 import { isIPv4 } from "node:net";
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
-import { accountClient, serviceChecks } from "../shared/account-client";
+import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain, explainWithQuota, initFailed, isNotFound } from "../shared/explain";
 import { KeptError, provenGone } from "../shared/gone";
 import { isUnknown } from "../shared/unknown";
@@ -31,8 +31,13 @@ export async function check(ctx: ProviderContext, _olds: DedicatedIpv4Inputs, ne
  */
 export async function diff(_ctx: ProviderContext, _id: string, olds: DedicatedIpv4Outputs, news: DedicatedIpv4Inputs): Promise<DiffResult> {
   const replaces = (news.adopt ?? undefined) !== (olds.adopt ?? undefined) ? ["adopt"] : [];
-  const changes = replaces.length > 0 || (linkManaged(news) && (news.deviceId ?? undefined) !== (olds.deviceId ?? undefined));
+  const changes = replaces.length > 0 || linkChanged(olds, news) || credentialsChanged(olds, news);
   return { changes, replaces, deleteBeforeReplace: false };
+}
+
+/** Whether the program manages the link and it differs from the state's. */
+function linkChanged(olds: DedicatedIpv4Outputs, news: DedicatedIpv4Inputs): boolean {
+  return linkManaged(news) && (news.deviceId ?? undefined) !== (olds.deviceId ?? undefined);
 }
 
 /** Whether the resource manages the address's link: always, except for an adopted address without `deviceId`. */
@@ -117,6 +122,8 @@ export async function read(ctx: ProviderContext, id: string, props: DedicatedIpv
 
 /** Links to the new device, unlinking from the old one first. */
 export async function update(ctx: ProviderContext, _id: string, olds: DedicatedIpv4Outputs, news: DedicatedIpv4Inputs): Promise<UpdateResult<DedicatedIpv4Outputs>> {
+  // Only the credentials changed (a rotated Token): record them; the service has nothing to change.
+  if (!linkChanged(olds, news) && linkManaged(news) === (olds.linkManaged ?? true)) return { outs: withCredentials(olds, news) };
   try {
     const client = await accountClient(ctx, news.credentials ?? olds.credentials);
     const linked = linkManaged(news) ? await relink(client, olds.ip, olds.deviceId, news.deviceId) : olds.deviceId;

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import { type Client, writesSoFar } from "../../sdk/client/client";
-import { accountClient, serviceChecks } from "../shared/account-client";
+import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
 import { isUnknown } from "../shared/unknown";
@@ -71,9 +71,19 @@ export async function check(ctx: ProviderContext, _olds: DeviceInputs, news: Dev
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 
-/** Name, type, server, settings and DoH password keepers change in place; only a change of `adopt` replaces. */
+/**
+ * Name, type, server, settings and DoH password keepers change in place; only a change of `adopt`
+ * replaces. New `credentials` (a rotated Token's) are an update too, one that calls nothing.
+ */
 export async function diff(_ctx: ProviderContext, _id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<DiffResult> {
   const replaces = (news.adopt ?? undefined) !== (olds.adopt ?? undefined) ? ["adopt"] : [];
+  const changed = changedFields(olds, news);
+  if (credentialsChanged(olds, news)) changed.push("credentials");
+  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** The declared fields that differ from the state (`credentials` apart). */
+function changedFields(olds: DeviceOutputs, news: DeviceInputs): string[] {
   const changed: string[] = [];
   for (const key of ["name", "deviceType", "dnsServerId"] as const) {
     if (news[key] !== undefined && news[key] !== olds[key]) changed.push(key);
@@ -81,7 +91,7 @@ export async function diff(_ctx: ProviderContext, _id: string, olds: DeviceOutpu
   if (news.settings !== undefined && settingsDrift(news.settings, olds.settings ?? {})) changed.push("settings");
   if (!isDeepStrictEqual(news.dohPasswordKeepers ?? {}, olds.dohPasswordKeepers ?? {})) changed.push("dohPasswordKeepers");
   if ((news.deleteOnDestroy ?? false) !== olds.deleteOnDestroy) changed.push("deleteOnDestroy");
-  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
+  return changed;
 }
 
 /** Creates the device (or adopts one) and applies the declared fields and settings. */
@@ -214,6 +224,8 @@ export async function read(ctx: ProviderContext, id: string, props: DeviceOutput
 
 /** Renames, retypes, moves, re-applies settings and resets the DoH password when its keepers change. */
 export async function update(ctx: ProviderContext, id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<UpdateResult<DeviceOutputs>> {
+  // Only the credentials changed (a rotated Token): record them; the service has nothing to change.
+  if (changedFields(olds, news).length === 0) return { outs: withCredentials(olds, news) };
   try {
     const client = await accountClient(ctx, news.credentials ?? olds.credentials);
     await apply(client, id, olds, news);

@@ -1,6 +1,6 @@
 import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
-import { accountClient, serviceChecks } from "../shared/account-client";
+import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
 import { containsUnknown, isUnknown } from "../shared/unknown";
@@ -106,9 +106,19 @@ async function getServer(client: Client, id: string): Promise<LiveServer | undef
   }
 }
 
-/** Update when the name or a managed setting differs from what the service had at the last read; replace only when `adopt` changes. */
+/**
+ * Update when the name or a managed setting differs from what the service had at the last read; replace
+ * only when `adopt` changes. New `credentials` (a rotated Token's) are an update too, one that calls nothing.
+ */
 export async function diff(_ctx: ProviderContext, _id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<DiffResult> {
   const replaces = (news.adopt ?? undefined) !== (olds.adopt ?? undefined) ? ["adopt"] : [];
+  const changed = changedFields(olds, news);
+  if (credentialsChanged(olds, news)) changed.push("credentials");
+  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** The declared fields that differ from the state (`credentials` apart). */
+function changedFields(olds: DnsServerOutputs, news: DnsServerInputs): string[] {
   const changed: string[] = [];
   if (news.name !== undefined && news.name !== olds.name) changed.push("name");
   if (news.settings !== undefined) {
@@ -116,7 +126,7 @@ export async function diff(_ctx: ProviderContext, _id: string, olds: DnsServerOu
     else changed.push(...drift(news.settings, olds.settings ?? {}));
   }
   if ((news.deleteOnDestroy ?? false) !== olds.deleteOnDestroy) changed.push("deleteOnDestroy");
-  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
+  return changed;
 }
 
 /** Creates the server with its declared settings in one request (or adopts one and applies the declared name and settings). */
@@ -199,6 +209,8 @@ export async function read(ctx: ProviderContext, id: string, props: DnsServerOut
 
 /** Renames and re-applies the managed settings in place. */
 export async function update(ctx: ProviderContext, id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<UpdateResult<DnsServerOutputs>> {
+  // Only the credentials changed (a rotated Token): record them; the service has nothing to change.
+  if (changedFields(olds, news).length === 0) return { outs: withCredentials(olds, news) };
   try {
     const client = await accountClient(ctx, news.credentials ?? olds.credentials);
     await apply(client, { id, name: olds.name } as LiveServer, news, olds.settings);

@@ -19,14 +19,34 @@ import {
 import { DnsAccountError } from "../../sdk/errors";
 import { resolveBaseUrl } from "../../sdk/http/transport";
 import type { Failure } from "../shared/lifecycle";
+import { keyWords, type UnknownKey, unknownKeys } from "../shared/config-keys";
 import { schema } from "./schema";
+
+export { type UnknownKey, unknownKeys } from "../shared/config-keys";
 
 const STRING_KEYS = ["baseUrl", "apiKey", "username", "password", "mfaToken", "refreshToken", "profile", "credentialCommand"] as const;
 
-/** The provider's settings: credential fields and `allowInsecureHttp`. */
+/** The provider's settings: credential fields, `allowInsecureHttp` and `skipCredentialsValidation`. */
 export interface PluginConfig {
   fields: CredentialFields;
   allowInsecureHttp: boolean;
+  skipCredentialsValidation?: boolean;
+  /** Keys the configuration holds that the provider does not read, each with the key it probably meant. */
+  unknownKeys?: UnknownKey[];
+}
+
+/**
+ * {@link unknownKeys} said in the provider's words: `dns-account:apikey`, or `apikey of provider kids`
+ * for an explicit provider.
+ *
+ * @example
+ * ```ts
+ * const { warnings, credentialHint } = unknownKeyWords([{ key: "apikey", meant: "apiKey" }], "kids");
+ * ```
+ */
+export function unknownKeyWords(keys: readonly UnknownKey[], provider: string | undefined): { warnings: string[]; credentialHint?: string } {
+  const explicit = explicitName(provider);
+  return keyWords(keys, (k) => (explicit ? `${k} of provider ${explicit}` : `dns-account:${k}`));
 }
 
 /** `dns-account:config:baseUrl` → `baseUrl`; the engine's older variables map. */
@@ -108,6 +128,11 @@ export async function readConfig(props: Record<string, unknown>, options: ReadCo
     if (/^(true|false)$/i.test(raw)) allowInsecureHttp = /^true$/i.test(raw);
     else failures.push({ property: "allowInsecureHttp", reason: "allowInsecureHttp must be true or false" });
   } else if (raw !== undefined && raw !== null) failures.push({ property: "allowInsecureHttp", reason: "allowInsecureHttp must be true or false" });
+  const skipRaw = props.skipCredentialsValidation;
+  let skipCredentialsValidation = false;
+  if (typeof skipRaw === "boolean") skipCredentialsValidation = skipRaw;
+  else if (typeof skipRaw === "string" && /^(true|false)$/i.test(skipRaw)) skipCredentialsValidation = /^true$/i.test(skipRaw);
+  else if (skipRaw !== undefined && skipRaw !== null && skipRaw !== "") failures.push({ property: "skipCredentialsValidation", reason: "skipCredentialsValidation must be true or false" });
 
   if (fields.baseUrl !== undefined) {
     try {
@@ -141,7 +166,7 @@ export async function readConfig(props: Record<string, unknown>, options: ReadCo
       failures.push({ property: conflict ? "baseUrl" : "profile", reason: err instanceof DnsAccountError ? `${conflict ? `${err.code}: ` : ""}${err.message}` : "the profile cannot be read" });
     }
   }
-  return { config: { fields, allowInsecureHttp }, failures };
+  return { config: { fields, allowInsecureHttp, skipCredentialsValidation, unknownKeys: unknownKeys(props) }, failures };
 }
 
 /** Configuration keys the schema declares (the engine may add others, such as `version`). */

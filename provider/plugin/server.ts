@@ -41,9 +41,10 @@
  */
 import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import { VERSION } from "../../sdk/version";
-import { type Lifecycle, PartialCreateError, type ProviderContext } from "../shared/lifecycle";
+import { type Lifecycle, PartialCreateError, type ProviderContext, secretSafeFailures } from "../shared/lifecycle";
 import { fromEnvironment } from "../credentials";
-import { fromVariables, knownKey, type PluginConfig, providerName, readConfig } from "./config";
+import { containsUnknown } from "../shared/unknown";
+import { fromVariables, knownKey, type PluginConfig, providerName, readConfig, unknownKeyWords } from "./config";
 import { invoke, isFunction } from "./functions";
 import { type GrpcPieces, grpcPieces } from "./grpc-installed";
 import { type Listener, listen } from "./listen";
@@ -88,16 +89,27 @@ export async function serve(engineAddress: string | undefined, listener?: Listen
   let config: PluginConfig = { fields: {}, allowInsecureHttp: false };
   let engine: any;
 
-  // Warnings go to the engine's log (shown by `pulumi up`), else to stderr.
-  const warn = (message: string): void => {
-    if (!engineAddress) return void process.stderr.write(`warning: ${message}\n`);
+  // Warnings go to the engine's log (shown by `pulumi up`), else to stderr. Resolves once the engine has
+  // the message, so a configuration warning is logged before the answer that follows it.
+  const log = (message: string): Promise<void> => {
+    if (!engineAddress) return void process.stderr.write(`warning: ${message}\n`), Promise.resolve();
     engine ??= new p.engineServices.EngineClient(engineAddress, grpc.credentials.createInsecure());
     const r = new p.engine.LogRequest();
     r.setSeverity(p.engine.LogSeverity.WARNING);
     r.setMessage(message);
-    engine.log(r, () => undefined);
+    return new Promise<void>((resolve) => engine.log(r, () => resolve()));
   };
-  const ctx = (): ProviderContext => ({ config: config.fields, allowInsecureHttp: config.allowInsecureHttp, warn });
+  const warn = (message: string): void => void log(message);
+  let credentialHint: string | undefined;
+  const ctx = (): ProviderContext => ({
+    config: config.fields,
+    allowInsecureHttp: config.allowInsecureHttp,
+    warn,
+    skipCredentialsValidation: config.skipCredentialsValidation === true,
+    ...(credentialHint ? { credentialHint } : {}),
+  });
+  // Each unknown configuration key is reported once per process (CheckConfig and Configure both see it).
+  const warned = new Set<string>();
   const toStruct = (v: Json): any => struct.Struct.fromJavaScript(v);
   const fromStruct = (s: any): Json => (s ? (s.toJavaScript() as Json) : {});
   const failure = (f: { property: string; reason: string }): any => {
@@ -137,11 +149,16 @@ export async function serve(engineAddress: string | undefined, listener?: Listen
       const { value, secretKeys } = unwrap(fromStruct(req.getNews()));
       // The provider's own credentials beside the environment's: a conflict of origins fails here, once,
       // in the provider's words (the apiKey of provider kids / dns-account:apiKey), not on every resource.
-      const { failures } = await readConfig(value, { provider: providerName(req.getUrn?.(), req.getName?.()), env: fromEnvironment() });
+      const provider = providerName(req.getUrn?.(), req.getName?.());
+      const { config: read, failures } = await readConfig(value, { provider, env: fromEnvironment() });
+      for (const message of unknownKeyWords(read.unknownKeys ?? [], provider).warnings) {
+        if (!warned.has(message)) (warned.add(message), await log(message));
+      }
       const res = new messages.CheckResponse();
       const secrets = new Set([...secretConfig(), ...secretKeys]);
       res.setInputs(toStruct(wire(value, secrets)));
-      res.setFailuresList(failures.map(failure));
+      // The engine prints the value of the property a failure names: never one that holds a secret.
+      res.setFailuresList(secretSafeFailures(failures, secrets).map(failure));
       return res;
     }),
     diffConfig: handle(async (req) => {
@@ -156,11 +173,17 @@ export async function serve(engineAddress: string | undefined, listener?: Listen
     }),
     configure: handle(async (req) => {
       const args = req.getArgs() ? fromStruct(req.getArgs()) : fromVariables(req.getVariablesMap().toArray());
-      const { config: read, failures } = await readConfig(unwrap(args).value, { provider: providerName(req.getUrn?.(), req.getName?.()) });
+      const provider = providerName(req.getUrn?.(), req.getName?.());
+      const { config: read, failures } = await readConfig(unwrap(args).value, { provider });
       if (failures.length > 0) {
         throw new ConfigError(`The provider's configuration is wrong: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`, { field: failures[0]!.property });
       }
       config = read;
+      const words = unknownKeyWords(read.unknownKeys ?? [], provider);
+      credentialHint = words.credentialHint;
+      for (const message of words.warnings) {
+        if (!warned.has(message)) (warned.add(message), await log(message));
+      }
       const res = new messages.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);
@@ -174,8 +197,10 @@ export async function serve(engineAddress: string | undefined, listener?: Listen
       const { value: news, secretKeys } = unwrap(fromStruct(req.getNews()));
       const result = await lifecycle(type).check(ctx(), olds, news);
       const res = new messages.CheckResponse();
-      res.setInputs(toStruct(wire(result.inputs as object, new Set([...secretInputs(type), ...secretKeys]))));
-      res.setFailuresList((result.failures ?? []).map(failure));
+      const secrets = new Set([...secretInputs(type), ...secretKeys]);
+      res.setInputs(toStruct(wire(result.inputs as object, secrets)));
+      // The engine prints the value of the property a failure names: never one that holds a secret.
+      res.setFailuresList(secretSafeFailures(result.failures, secrets).map(failure));
       return res;
     }),
     diff: handle(async (req) => {
@@ -225,7 +250,9 @@ export async function serve(engineAddress: string | undefined, listener?: Listen
           { field: "id" },
         );
       }
-      const result = await lifecycle(type).read(ctx(), req.getId(), props.value);
+      // The stored inputs' credentials, when they hold some: a state written before credentials changes
+      // were recorded (0.3.0) keeps a rotated Token's revoked refresh token in its outputs only.
+      const result = await lifecycle(type).read(ctx(), req.getId(), withInputCredentials(props.value, unwrap(oldInputs).value));
       if (result.id === undefined) return res; // gone: no id
       const secrets = new Set([...secretProperties(type), ...props.secretKeys]);
       res.setId(result.id);
@@ -252,7 +279,8 @@ export async function serve(engineAddress: string | undefined, listener?: Listen
     }),
     delete: handle(async (req) => {
       const type = typeOf(req);
-      await lifecycle(type).remove(ctx(), req.getId(), unwrap(fromStruct(req.getProperties())).value);
+      const oldInputs = typeof req.getOldInputs === "function" ? unwrap(fromStruct(req.getOldInputs())).value : {};
+      await lifecycle(type).remove(ctx(), req.getId(), withInputCredentials(unwrap(fromStruct(req.getProperties())).value, oldInputs));
       return new p.empty.Empty();
     }),
     invoke: handle(async (req) => {
@@ -284,6 +312,18 @@ export async function serve(engineAddress: string | undefined, listener?: Listen
       await Promise.all([port.close(), new Promise<void>((resolve) => server.tryShutdown(() => resolve()))]);
     },
   };
+}
+
+/**
+ * The state's properties with the credentials its inputs declare, when they declare known ones: Read and
+ * Delete then use what the program gave last (a rotated Token's refresh token), not what an older
+ * version of this plugin left in the outputs. Since 0.4.0 an update records new credentials in the
+ * outputs too (the lifecycles' `credentialsChanged`), so both agree.
+ */
+function withInputCredentials(props: Json, inputs: Json): Json {
+  const declared = inputs.credentials;
+  if (declared === undefined || declared === null || typeof declared !== "object" || containsUnknown(declared)) return props;
+  return { ...props, credentials: declared };
 }
 
 /**

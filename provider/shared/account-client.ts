@@ -1,7 +1,8 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Client } from "../../sdk/client/client";
 import type { Credentials } from "../schema/types.generated";
 import { sharedClient } from "../../sdk/client/shared-session";
-import { DnsAccountError } from "../../sdk/errors";
+import { DnsAccountError, TransportError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
 import { type CredentialFields, type CredentialProblem, type CredentialWords, isProblem, problemError, providerSources, pulumiField, resolveCredentials, usableCredentials } from "../credentials";
 import { revokeAtExit } from "./exit-revocation";
@@ -44,12 +45,55 @@ export async function accountClient(ctx: ProviderContext, credentials: ResourceC
   return client;
 }
 
+/** The credential fields that say which account and how: empty ones (and `null`) count as absent. */
+function declared(credentials: ResourceCredentials | null | undefined): Record<string, unknown> | undefined {
+  if (credentials === undefined || credentials === null) return undefined;
+  if (typeof credentials !== "object") return { credentials };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(credentials)) if (v !== undefined && v !== null && v !== "") out[k] = v;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * Whether the `credentials` a program declares now differ from those the state holds: a replaced Token's
+ * new refresh token, a new API key, credentials added or taken away (or not known yet, in a preview).
+ * `diff` reports it as a change of `credentials` and `update` records them without calling the service
+ * ({@link withCredentials}), so refresh and delete, which read the state, never use a token the rotation
+ * revoked.
+ *
+ * @example
+ * ```ts
+ * if (credentialsChanged(olds, news)) changed.push("credentials");
+ * ```
+ */
+export function credentialsChanged(olds: { credentials?: ResourceCredentials | undefined }, news: { credentials?: ResourceCredentials | undefined }): boolean {
+  if (containsUnknown(news.credentials)) return true;
+  return !isDeepStrictEqual(declared(news.credentials), declared(olds.credentials));
+}
+
+/**
+ * `outs` with the credentials `news` declares (none when it declares none): the state an update records
+ * when only the credentials changed, with no call to the service.
+ *
+ * @example
+ * ```ts
+ * if (changedFields(olds, news).length === 0) return { outs: withCredentials(olds, news) };
+ * ```
+ */
+export function withCredentials<O extends { credentials?: ResourceCredentials | undefined }>(outs: O, news: { credentials?: ResourceCredentials | undefined }): O {
+  const { credentials: _held, ...rest } = outs;
+  return (news.credentials !== undefined && news.credentials !== null ? { ...rest, credentials: news.credentials } : rest) as O;
+}
+
 /** The resource's credentials, then stack config, then the environment; "no credentials" is `none` (it blames `credentials`). */
 function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): ReturnType<typeof resolveCredentials> {
   const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
   const r = resolveCredentials(providerSources(args, ctx.config), { apiKey: true, accessToken: true, defaultProfile: true, none, words: WORDS });
   // An account resource's one credential input is `credentials`: a conflict is blamed on it.
-  return isProblem(r) && r.code === "base_url_conflict" ? { ...r, property: "credentials" } : r;
+  if (isProblem(r) && r.code === "base_url_conflict") return { ...r, property: "credentials" };
+  // A misspelled configuration key that would have been the credential: say so beside "No credentials".
+  if (isProblem(r) && ctx.credentialHint && /^No credentials/.test(r.reason)) return { ...r, reason: `${r.reason}. ${ctx.credentialHint}` };
+  return r;
 }
 
 /** An account resource's words: its `credentials` input, then the provider's configuration and the environment. */
@@ -81,6 +125,8 @@ export async function credentialProblem(ctx: ProviderContext, credentials: Resou
     return undefined;
   } catch (err) {
     if (err instanceof DnsAccountError && err.code === "base_url_conflict") return { property: "credentials", reason: `${err.code}: ${err.message}` };
+    // No credentials anywhere, the CLI's default profile included: with the misspelled key that was meant.
+    if (err instanceof DnsAccountError && /^No credentials/.test(err.message) && ctx.credentialHint) return { property: err.field ?? "credentials", reason: `${err.message}. ${ctx.credentialHint}` };
     if (err instanceof DnsAccountError) return { property: err.field ?? "credentials", reason: err.message };
     throw err;
   }
@@ -119,6 +165,10 @@ export async function serviceChecks(
   const failures: Failure[] = [];
   try {
     const client = await accountClient(ctx, news.credentials);
+    if (!ctx.skipCredentialsValidation) {
+      const refused = await validated(client, news.credentials !== undefined);
+      if (refused) return [refused];
+    }
     if (typeof news.adopt === "string" && !isUnknown(news.adopt) && !(await spec.exists(client, news.adopt))) {
       failures.push({ property: "adopt", reason: `adopt names no ${spec.what} of this account` });
     }
@@ -127,4 +177,43 @@ export async function serviceChecks(
     // unreachable or not allowed: create reports it with the cause
   }
   return failures;
+}
+
+/** One validation per client, i.e. per process and credential (the client is shared: `sharedClient`). */
+const validations = new WeakMap<Client, Promise<Failure | undefined>>();
+
+/**
+ * Whether the service takes the credentials of `client`: one cheap call (the account's limits) the first
+ * time a process checks a resource with them, as the AWS provider asks STS in every preview, so a wrong
+ * API key or an unreachable base URL fails `pulumi preview`, not only `up`. A refusal or an unreachable
+ * service is a failure; any other answer (a 5xx, a quota) is left to the operation that follows. Opt out
+ * with `skipCredentialsValidation`.
+ */
+function validated(client: Client, own: boolean): Promise<Failure | undefined> {
+  let v = validations.get(client);
+  if (!v) {
+    v = client.account.limits().then(
+      () => undefined,
+      (err: unknown) => refusal(err, own, client.host),
+    );
+    validations.set(client, v);
+  }
+  return v;
+}
+
+const REFUSALS = new Set(["invalid_api_key", "invalid_grant", "invalid_credentials", "mfa_required", "authorization_failed"]);
+
+/** The check failure for a validation that failed, or undefined when the failure says nothing of the credentials. */
+function refusal(err: unknown, own: boolean, host: string): Failure | undefined {
+  if (!(err instanceof DnsAccountError)) return undefined;
+  const whose = own ? "the resource's credentials" : "the provider's credentials";
+  const optOut = "(set the provider's skipCredentialsValidation, dns-account:skipCredentialsValidation, to check them only when they are used)";
+  const property = own ? "credentials" : "";
+  if (REFUSALS.has(err.code) || err.status === 401 || err.status === 403) {
+    return { property, reason: `${whose} were refused by the service at ${host}: ${err.code}: ${err.message} ${optOut}` };
+  }
+  if (err instanceof TransportError) {
+    return { property, reason: `the service at ${host} cannot be reached to check ${whose}: ${err.code}: ${err.message} ${optOut}` };
+  }
+  return undefined;
 }

@@ -29,7 +29,11 @@ export function dynamicFace<I, O>(load: () => Lifecycle<I, O>): DynamicFace<I, O
   const ctx = (): ProviderContext => stackConfig().dynamicContext();
   return {
     configure: (req) => stackConfig().configure(req),
-    check: (olds, news) => load().check(ctx(), olds, news),
+    async check(olds, news) {
+      const { inputs, failures } = await load().check(ctx(), olds, news);
+      // The engine prints the value of the property a failure names: never one that holds a secret.
+      return failures && failures.length > 0 ? { inputs, failures: partial().secretSafeFailures(failures) } : { inputs };
+    },
     diff: (id, olds, news) => load().diff(ctx(), id, olds, news),
     async create(inputs) {
       try {

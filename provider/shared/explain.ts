@@ -16,7 +16,10 @@ export function explain(action: string, err: unknown, hint?: string, rename?: (s
   if (err instanceof DnsAccountError) {
     // The service's field complaints in the program's names (`settings.blockingMode.ipv4`), said once.
     const fields = (err.fields ?? []).map((f) => `${rename?.(f.field) ?? f.field} (${f.errorCode})`);
-    const message = fields.length === 0 ? err.message : /^The API rejected the request/.test(err.message) ? `The API rejected ${fields.join(", ")}` : `${err.message} [${fields.join(", ")}]`;
+    // The SDK's words (`account.limits()`) mean nothing in a program of another language: the engine
+    // surface names the provider's function and the CLI command that show the quotas.
+    const own = err instanceof QuotaError ? `The account's "${err.limit}" quota is used up: remove some or raise the limit (the getAccountLimits function or \`dns-account status\` shows the quotas)` : err.message;
+    const message = fields.length === 0 ? own : /^The API rejected the request/.test(own) ? `The API rejected ${fields.join(", ")}` : `${own} [${fields.join(", ")}]`;
     const field = err.field !== undefined ? (rename?.(err.field) ?? err.field) : undefined;
     const e = new Error(`${action}: ${err.code}: ${message}${field && !message.includes(field) ? ` (${field})` : ""}${hint ? `; ${hint}` : ""}`);
     Object.defineProperty(e, "code", { value: err.code, enumerable: false });
@@ -44,8 +47,8 @@ export function initFailed(action: string, err: unknown, id: string, outs: objec
 }
 
 /**
- * Like {@link explain}, and for a used-up quota also says how much of it is used, from
- * `account.limits()` (best effort: the error stands without it).
+ * Like {@link explain}, and for a used-up quota also says how much of it is used, from the account's
+ * limits (best effort: the error stands without it).
  */
 export async function explainWithQuota(action: string, err: unknown, client: Client, rename?: (serviceField: string) => string | undefined): Promise<Error> {
   const e = explain(action, err, undefined, rename);

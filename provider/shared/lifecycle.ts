@@ -12,6 +12,36 @@ export interface Failure {
   reason: string;
 }
 
+/**
+ * The input properties, of any resource or of the provider's configuration, whose value is or holds a
+ * secret: the schema's secret inputs and secret configuration keys, and `credentials`, which holds them.
+ * test/provider/secret-failures.test.ts holds this set against the schema.
+ */
+export const SECRET_BEARING: ReadonlySet<string> = new Set(["credentials", "password", "mfaToken", "refreshToken", "apiKey", "accessToken"]);
+
+/**
+ * Check failures that the engine can print without a secret. The engine prints the value of the property
+ * a failure names (`property credentials value {…} has a problem: …`), in clear unless it happens to be a
+ * secret stack config value. A failure that names a property whose value is or holds a secret (one of
+ * {@link SECRET_BEARING} or of `secret`, e.g. what arrived secret) names none: its path moves into the
+ * reason, and the engine prints `has a problem: credentials.refreshToken: …`. Both engine faces answer
+ * Check and CheckConfig through this.
+ *
+ * @example
+ * ```ts
+ * secretSafeFailures([{ property: "credentials", reason: "base_url_conflict: …" }]);
+ * // [{ property: "", reason: "credentials: base_url_conflict: …" }]
+ * ```
+ */
+export function secretSafeFailures(failures: readonly Failure[] | undefined, secret: Iterable<string> = []): Failure[] {
+  const secrets = new Set([...SECRET_BEARING, ...secret]);
+  return (failures ?? []).map((f) => {
+    const top = f.property.split(/[.[]/, 1)[0] ?? "";
+    if (!secrets.has(top)) return f;
+    return { property: "", reason: f.reason.startsWith(`${f.property} `) || f.reason.startsWith(`${f.property}:`) ? f.reason : `${f.property}: ${f.reason}` };
+  });
+}
+
 /** What `check` gives back: the inputs to use and what is wrong with them (empty when nothing is). */
 export interface CheckResult<I> {
   inputs: I;
@@ -58,6 +88,16 @@ export interface ProviderContext {
   readonly allowInsecureHttp: boolean;
   /** Tells the user something that is not an error (stderr in the dynamic host, the engine's log in the plugin). */
   warn(message: string): void;
+  /**
+   * `skipCredentialsValidation` of the provider's configuration: when true, `check` does not ask the
+   * service whether the credentials work (one cheap call per provider and credential otherwise).
+   */
+  readonly skipCredentialsValidation?: boolean;
+  /**
+   * Said after "No credentials" when the configuration holds a key the provider does not read that would
+   * have been a credential (`dns-account:apikey is set: did you mean dns-account:apiKey?`).
+   */
+  readonly credentialHint?: string;
 }
 
 /** `{ allowInsecureHttp: true }` when the context allows it, else `{}`: spread into SDK options. */

@@ -9,6 +9,7 @@ import { parseTokenResponse, type TokenSet } from "../../sdk/auth/token-response
 import { type RawResponse, resolveBaseUrl } from "../../sdk/http/transport";
 import {
   type CredentialFields,
+  type CredentialProblem,
   type CredentialSource,
   isProblem,
   problemError,
@@ -33,17 +34,35 @@ function credentialSources(ctx: ProviderContext, inputs: TokenInputs): [Credenti
   return providerSources(args, ctx.config);
 }
 
+/**
+ * "No credentials" for a Token where the provider (or the environment) holds an API key: the key is
+ * there, but a Token cannot be minted from one, which is what the user needs to hear, not a list of
+ * settings they believe they gave.
+ */
+function apiKeyProblem(ctx: ProviderContext, r: CredentialProblem): CredentialProblem {
+  if (!/^No credentials/.test(r.reason)) return r;
+  const where = ctx.config.apiKey ? "the provider's apiKey (dns-account:apiKey)" : process.env.DNS_ACCOUNT_API_KEY ? "DNS_ACCOUNT_API_KEY" : undefined;
+  if (!where) return r;
+  return {
+    ...r,
+    reason:
+      `A Token cannot be minted from an API key, and ${where} is the only credential here: a Token is a password login ` +
+      "(username and password, on the Token or as dns-account:username and dns-account:password) or adopts a refresh token " +
+      "(refreshToken, profile or credentialCommand). The API key itself serves the other resources and the functions directly",
+  };
+}
+
 /** Credentials a Token can hold: a password login or a refresh token (from args, config, a profile or a command). */
 async function resolve(ctx: ProviderContext, inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }> }> {
   const r = resolveCredentials(credentialSources(ctx, inputs), { defaultProfile: true });
-  if (isProblem(r)) throw problemError(r);
+  if (isProblem(r)) throw problemError(apiKeyProblem(ctx, r));
   const creds = await usableCredentials(r);
   const field = r.mode === "command" ? "credentialCommand" : "profile";
   if (creds.mode === "accessToken") {
     throw new ConfigError(`A Token needs a refresh token, and the ${field} gives only an access token`, { field });
   }
   if (creds.mode === "apiKey") {
-    throw new ConfigError(`A Token mints tokens from a password or a refresh token, and the ${field} holds an API key (use it with getClient)`, { field });
+    throw new ConfigError(`A Token mints tokens from a password or a refresh token, and the ${field} holds an API key (an API key serves the other resources and the functions directly)`, { field });
   }
   return { creds };
 }
@@ -75,7 +94,10 @@ export async function check(ctx: ProviderContext, _olds: TokenInputs, news: Toke
             (err: unknown) => (failures.push(failureOf(err, "password")), true),
           )
         : false;
-    if (isProblem(r)) failures.push({ property: r.property, reason: r.code ? `${r.code}: ${r.reason}` : r.reason });
+    if (isProblem(r)) {
+      const p = apiKeyProblem(ctx, r);
+      failures.push({ property: p.property, reason: p.code ? `${p.code}: ${p.reason}` : p.reason });
+    }
     else if (noDefault) {
       // reported above
     } else if (r.mode !== "password") {

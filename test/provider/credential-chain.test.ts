@@ -87,7 +87,9 @@ describe("the provider finds credentials the way the CLI does", function () {
   it("nothing anywhere: the failure names credentials and lists what an account resource accepts", async () => {
     const empty = tmp("dns-account-chain-");
     const failures = await tryIn({ DNS_ACCOUNT_CONFIG_DIR: empty }, "none");
-    assert.deepEqual(failures.map((f) => f.property), ["credentials"]);
+    // credentials holds secrets: named in the reason, not as the property whose value the engine prints.
+    assert.deepEqual(failures.map((f) => f.property), [""]);
+    assert.match(failures[0]!.reason, /^credentials: No credentials/);
     for (const accepted of ["credentials", "dns-account:apiKey", "DNS_ACCOUNT_API_KEY", "DNS_ACCOUNT_PROFILE", "dns-account login"]) {
       assert.ok(failures[0]!.reason.includes(accepted), accepted);
     }
