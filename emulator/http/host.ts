@@ -116,15 +116,18 @@ export class HostCheck {
     this.wildcard = bound.address === "0.0.0.0" || bound.address === "::";
   }
 
-  /** Whether a `Host` value names this emulator. */
+  /**
+   * Whether a `Host` value names this emulator. A value without a port means its scheme's default: 80,
+   * or 443 when a TLS front (a reverse proxy, a test's stand-in for the service) passes it on.
+   */
   allows(value: string): boolean {
     const host = parseHost(value);
     if (!host) return false;
-    const key = `${host.name}:${host.port ?? 80}`;
-    if (this.allowed.has(key)) return true;
+    const ports = host.port === undefined ? [80, 443] : [host.port];
+    if (ports.some((port) => this.allowed.has(`${host.name}:${port}`))) return true;
     // Listening on every interface: each of the machine's addresses is the listening address. Read at
     // the time of the request, since addresses come and go (DHCP, VPNs) while the emulator runs.
-    if (!this.wildcard || (host.port ?? 80) !== this.bound.port) return false;
+    if (!this.wildcard || !ports.includes(this.bound.port)) return false;
     return Object.values(networkInterfaces()).some((list) => list?.some((i) => asHostName(i.address) === host.name));
   }
 

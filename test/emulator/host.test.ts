@@ -3,7 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import { type Emulator, startEmulator } from "../../emulator";
-import { HostCheck, isLoopbackHost, parseHost } from "../../emulator/http/host";
+import { HostCheck, isLoopbackHost, parseAllowedHost, parseHost } from "../../emulator/http/host";
 import { ConfigError } from "../../sdk";
 import { _rejects, _useEmulator } from "../support/helpers";
 
@@ -261,10 +261,15 @@ describe("emulator: the Host rule, unit by unit", () => {
     for (const h of ["0.0.0.0", "::", "10.0.0.1", "::ffff:10.0.0.1", "128.0.0.1", "localhost.example", "127.0.0.1.nip.io", ""]) assert.equal(isLoopbackHost(h), false, h);
   });
 
-  it("HostCheck on port 80 takes a Host without a port", () => {
+  it("HostCheck: a Host without a port means 80, or 443 behind a TLS front", () => {
     const rule = new HostCheck({ host: "127.0.0.1", address: "127.0.0.1", port: 80 });
     assert.equal(rule.allows("localhost"), true);
     assert.equal(rule.allows("localhost:80"), true);
     assert.equal(rule.allows("localhost:8080"), false);
+    const behindTls = new HostCheck({ host: "127.0.0.1", address: "127.0.0.1", port: 8787, allowedHosts: [parseAllowedHost("api.example.test:443")!] });
+    assert.equal(behindTls.allows("api.example.test"), true);
+    assert.equal(behindTls.allows("api.example.test:443"), true);
+    assert.equal(behindTls.allows("api.example.test:8787"), false);
+    assert.equal(behindTls.allows("localhost"), false, "the emulator's own port is neither 80 nor 443");
   });
 });
