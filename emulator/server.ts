@@ -164,7 +164,9 @@ const DOCUMENT_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"]
 /**
  * Starts an emulator of the Account API 1.15 on loopback: token endpoint (password, refresh and
  * authorization-code grants), revoke, authorize (implicit and PKCE code flow) with a login page, every
- * API operation (Bearer or `ApiKey`), its OpenAPI description, and fault injection for tests.
+ * API operation (Bearer or `ApiKey`), its OpenAPI description, and fault injection for tests. It answers
+ * only requests whose `Host` names its address (421 otherwise; see `allowedHosts`), and listens beyond
+ * loopback only with `allowRemote`: its credentials are published.
  *
  * @example
  * ```ts
