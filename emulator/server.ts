@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DEFAULT_LIMITS } from "./account/account";
+import { DEFAULT_LIMITS, type EmulatorLimits } from "./account/account";
 import { accountRoutes } from "./account/routes";
 import { authenticate, authRoutes } from "./auth/routes";
 import { TokenStore } from "./auth/tokens";
@@ -10,6 +10,7 @@ import { dnsServerRoutes } from "./dns-servers/routes";
 import { sendError } from "./http/errors";
 import { ConfigError } from "../sdk/errors";
 import { type Fault, FaultQueue } from "./http/faults";
+import { HostCheck, type HostName, isLoopbackHost, parseAllowedHost } from "./http/host";
 import { Router } from "./http/router";
 import { BodyTooLarge, readBody, sendEmpty, sendJson } from "./http/util";
 import { openApiDocument } from "./openapi/document";
@@ -92,8 +93,9 @@ function defaultTokenLifetime(): number {
  * (each made on first use). Throws a ConfigError naming the field of a bad seed or state file.
  */
 function loadAccounts(options: EmulatorOptions): Accounts {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const accounts = new Accounts(limits);
+  const overrides = limitOverridesOf(options);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits, ...overrides.limits };
+  const accounts = new Accounts(limits, overrides.limits);
   const users = options.users ?? DEFAULT_USERS;
   const known = (username: string, label: string, field: string): string => {
     if (!users.some((u) => u.username === username)) throw new ConfigError(`${label}: ${field} is not a user of the emulator`, { field });
@@ -103,16 +105,57 @@ function loadAccounts(options: EmulatorOptions): Accounts {
   const saved = options.stateFile === undefined ? undefined : readJsonFile(options.stateFile, stateLabel, { noFollow: true, missingOk: true });
   if (saved !== undefined) {
     parseSeed(saved, stateLabel, "state").accounts.forEach((seed, i) => {
-      const { account, extras } = accountFromSeed(seed, limits, `${stateLabel}: accounts[${i}]`);
+      const { account, extras } = accountFromSeed(seed, limits, `${stateLabel}: accounts[${i}]`, overrides);
       accounts.set(known(seed.username!, stateLabel, `accounts[${i}].username`), account, extras);
     });
   } else if (options.seed !== undefined) {
     const label = options.optionNames?.seed ?? "seed";
     const seed = parseSeed(options.seed, label);
-    const { account, extras } = accountFromSeed(seed, limits, label);
+    const { account, extras } = accountFromSeed(seed, limits, label, overrides);
     accounts.set(seed.username === undefined ? users[0]!.username : known(seed.username, label, "username"), account, extras);
   }
   return accounts;
+}
+
+/** Limit names, in the order `GET /account/limits` gives them. */
+const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS).sort() as (keyof EmulatorLimits)[];
+
+/** `limitOverrides`, checked: each a known limit name and an int32 count (the API's `Limit.limit`). */
+function limitOverridesOf(options: EmulatorOptions): { limits: Partial<EmulatorLimits>; label: string } {
+  const label = options.optionNames?.limitOverrides ?? "limitOverrides";
+  const limits: Partial<EmulatorLimits> = {};
+  for (const [name, value] of Object.entries(options.limitOverrides ?? {})) {
+    if (!(LIMIT_NAMES as string[]).includes(name)) throw new ConfigError(`${label}: the limit name is not one of ${LIMIT_NAMES.join(", ")}`, { field: label });
+    if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 2 ** 31 - 1) {
+      throw new ConfigError(`${label}: ${name} must be a whole number from 0 to 2147483647`, { field: `${label}.${name}` });
+    }
+    limits[name as keyof EmulatorLimits] = value as number;
+  }
+  return { limits, label };
+}
+
+/**
+ * The listening address, checked: a non-loopback `host` only with `allowRemote`, since the emulator's
+ * users, password and API keys are published; and the `allowedHosts` entries, parsed.
+ */
+function listeningOf(options: EmulatorOptions): { host: string; allowedHosts: HostName[] } {
+  const host = options.host ?? "127.0.0.1";
+  const names = options.optionNames ?? {};
+  const hostLabel = names.host ?? "host";
+  if (host.trim() === "") throw new ConfigError(`${hostLabel} is empty: give an address to listen on, such as 127.0.0.1`, { field: hostLabel });
+  if (!options.allowRemote && !isLoopbackHost(host)) {
+    throw new ConfigError(
+      `${hostLabel} is not a loopback address (127.0.0.1, ::1, localhost): the emulator's users, password and API keys are published, so anyone who reaches it could use them; set ${names.allowRemote ?? "allowRemote"} to listen there anyway`,
+      { field: hostLabel },
+    );
+  }
+  const allowedLabel = names.allowedHosts ?? "allowedHosts";
+  const allowedHosts = (options.allowedHosts ?? []).map((entry, i) => {
+    const parsed = parseAllowedHost(entry);
+    if (!parsed) throw new ConfigError(`${allowedLabel}: entry ${i + 1} is not a host name or address with an optional :PORT`, { field: allowedLabel });
+    return parsed;
+  });
+  return { host, allowedHosts };
 }
 
 /** Paths of the emulator's OpenAPI document: 1.15's and the seed's. */
@@ -121,7 +164,9 @@ const DOCUMENT_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"]
 /**
  * Starts an emulator of the Account API 1.15 on loopback: token endpoint (password, refresh and
  * authorization-code grants), revoke, authorize (implicit and PKCE code flow) with a login page, every
- * API operation (Bearer or `ApiKey`), its OpenAPI description, and fault injection for tests.
+ * API operation (Bearer or `ApiKey`), its OpenAPI description, and fault injection for tests. It answers
+ * only requests whose `Host` names its address (421 otherwise; see `allowedHosts`), and listens beyond
+ * loopback only with `allowRemote`: its credentials are published.
  *
  * @example
  * ```ts
@@ -131,6 +176,7 @@ const DOCUMENT_PATHS = ["/swagger/openapi.json", "/static/swagger/openapi.json"]
  * ```
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const listening = listeningOf(options);
   const now = options.now ?? (() => Date.now());
   const store = new TokenStore([...(options.users ?? DEFAULT_USERS)], now, options.apiKeys ?? DEFAULT_API_KEYS);
   const faults = new FaultQueue(options.random);
@@ -179,6 +225,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.requests++;
+    // Before anything else, faults included: a page of another site (DNS rebinding) learns nothing,
+    // not even which paths exist. The Host value is never echoed (it is the caller's to choose).
+    const verdict = hostCheck.check(req);
+    if (verdict === "missing") {
+      return sendJson(res, 400, { error: "bad_request", error_code: "missing_host", error_description: "The request needs exactly one Host header" });
+    }
+    if (verdict === "misdirected") {
+      return sendJson(res, 421, {
+        error: "misdirected_request",
+        error_code: "misdirected_request",
+        error_description: "The Host header does not name this emulator's address (127.0.0.1, localhost or [::1], with its port)",
+      });
+    }
     const url = new URL(req.url ?? "/", "http://emulator.invalid");
     if (options.dateOffsetMs !== undefined) res.setHeader("date", new Date(now() + options.dateOffsetMs).toUTCString());
     const fault = faults.take(url.pathname);
@@ -280,7 +339,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
 
   saveState(true);
-  const server = createServer((req, res) => {
+  // Node's own answer to a missing Host is a bare 400; the emulator answers it with a body, as above.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     if (options.log) {
       const path = (req.url ?? "/").split("?")[0];
       res.on("finish", () => options.log?.(`${req.method} ${path} ${res.statusCode}`));
@@ -297,9 +357,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, listening.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
+  // A loopback name that resolved elsewhere (an odd hosts file) is refused as a remote host would be.
+  if (!options.allowRemote && !isLoopbackHost(address.address)) {
+    server.close();
+    const label = options.optionNames?.host ?? "host";
+    throw new ConfigError(`${label} resolved to an address that is not loopback; set ${options.optionNames?.allowRemote ?? "allowRemote"} to listen there anyway`, { field: label });
+  }
+  const hostCheck = new HostCheck({ host: listening.host, address: address.address, port: address.port, allowedHosts: listening.allowedHosts });
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const base = `http://${host}:${address.port}`;
   document = JSON.stringify(openApiDocument(base, { requireGrantType: options.requireGrantType !== false }));

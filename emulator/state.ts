@@ -20,8 +20,27 @@ export type RevokeReads = "any" | "query" | "token" | "refresh_token";
 
 /** Options of `startEmulator`. */
 export interface EmulatorOptions {
-  /** Interface to listen on; default `127.0.0.1`. */
+  /**
+   * Interface to listen on; default `127.0.0.1`. Anything but a loopback address (127.0.0.0/8, `::1`,
+   * `localhost`) is refused with a `ConfigError` naming `host` unless `allowRemote` is set: the
+   * emulator's users, password and API keys are published.
+   */
   host?: string;
+  /**
+   * Listen on a `host` that is not loopback (`0.0.0.0`, a LAN address): whoever reaches it can use the
+   * published credentials. The `Host` rule still holds (see `allowedHosts`).
+   */
+  allowRemote?: boolean;
+  /**
+   * `Host` names answered besides the listening address, each `name` or `name:port` (default port: the
+   * emulator's), e.g. `["emulator"]` for `http://emulator:8787` in docker-compose, or `localhost:9000`
+   * behind a port mapping. Every other `Host` (a page of another site after DNS rebinding) gets 421
+   * Misdirected Request, on every route; a request without a `Host` gets 400. Always answered:
+   * 127.0.0.1, localhost and [::1] with the emulator's port, the address it is bound to and `host` as
+   * given, and on a wildcard address (`0.0.0.0`, `::`) each of the machine's interface addresses.
+   * List only names you control: a name someone else can point at 127.0.0.1 reopens the hole.
+   */
+  allowedHosts?: readonly string[];
   /** Port; default 0 (a free one). */
   port?: number;
   users?: readonly EmulatorUser[];
@@ -56,8 +75,14 @@ export interface EmulatorOptions {
   rotateRefreshTokens?: boolean;
   /** Offset of the emulator's `Date` header from its clock, in ms (a server whose clock is off). */
   dateOffsetMs?: number;
-  /** Per-account quotas. */
+  /** Per-account quotas of accounts made on first use; a seed's or state file's own `limits` win over them. */
   limits?: Partial<EmulatorLimits>;
+  /**
+   * Quotas that win over everything else, a seed's and the state file's `limits` included (the CLI's
+   * `--limit`): keys of `GET /account/limits`, whole numbers from 0 to 2147483647. They apply while
+   * this emulator runs and are not written to `stateFile`. A bad name or number is a `ConfigError`.
+   */
+  limitOverrides?: Partial<EmulatorLimits>;
   /** Time source for token expiry, codes and the query log; default `Date.now`. */
   now?: () => number;
   /** Called with one line per request: method, path (never the query) and status. */
@@ -88,8 +113,8 @@ export interface EmulatorOptions {
    * link is refused, never followed). Tokens are not kept: log in again after a restart (API keys work).
    */
   stateFile?: string;
-  /** How errors name `seed` and `stateFile` (the CLI passes its flags); default the option names. */
-  optionNames?: { seed?: string; stateFile?: string };
+  /** How errors name these options (the CLI passes its flags); default the option names. */
+  optionNames?: { seed?: string; stateFile?: string; host?: string; allowRemote?: string; allowedHosts?: string; limitOverrides?: string };
   /**
    * DNS server listings (`GET /dns_servers`, `/oapi/v2/dns_servers`) carry each server's user rules.
    * Default false, as the service behaves: listed servers come with empty `rules` (their `rules_count`
@@ -164,7 +189,7 @@ export interface AccountExtras {
   queries: Query[];
   /** Synthetic traffic besides `queries`; default true. */
   syntheticTraffic: boolean;
-  /** Quotas the seed raised (kept in the state file). */
+  /** Quotas the seed raised or `limitOverrides` set (kept in the state file). */
   limits?: Partial<EmulatorLimits>;
 }
 
@@ -182,12 +207,23 @@ export class Accounts {
   private readonly byUser = new Map<string, Account>();
   private readonly extrasOf = new WeakMap<Account, AccountExtras>();
 
-  constructor(readonly limits: EmulatorLimits) {}
+  /**
+   * @param limits quotas of accounts made on first use
+   * @param kept quotas such an account keeps in the state file (the overrides, `--limit`), so that it
+   *   loads again without them
+   */
+  constructor(
+    readonly limits: EmulatorLimits,
+    private readonly kept: Partial<EmulatorLimits> = {},
+  ) {}
 
   /** The user's account, created on first use. */
   get(username: string): Account {
     let a = this.byUser.get(username);
-    if (!a) this.byUser.set(username, (a = new Account(this.limits)));
+    if (!a) {
+      this.byUser.set(username, (a = new Account(this.limits)));
+      if (Object.keys(this.kept).length > 0) this.extrasOf.set(a, { queries: [], syntheticTraffic: true, limits: { ...this.kept } });
+    }
     return a;
   }
 

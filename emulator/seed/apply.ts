@@ -25,12 +25,24 @@ function rekey<T extends { id: string }>(map: Map<string, T>, item: T, id: strin
   map.set(id, item);
 }
 
-/** The value of an outcome, or a ConfigError naming the seed's field. */
-function valueOf<T>(outcome: Outcome<T>, label: string, path: string, prefix = ""): T {
-  if (outcome.ok) return outcome.value;
-  if (outcome.kind === "limit") {
-    throw new ConfigError(`${label}: ${path} is over the account's ${outcome.limit} limit: raise limits.${outcome.limit} in the seed`, { field: `limits.${outcome.limit}` });
+/** Limits that win over the seed's, and how the user named them (`--limit`). */
+export interface Overrides {
+  limits: Partial<EmulatorLimits>;
+  label: string;
+}
+
+/** A seed over one of its quotas: raise it where it was set (the seed, or the override that lowered it). */
+function overLimit(label: string, path: string, limit: keyof EmulatorLimits, overrides: Overrides | undefined): ConfigError {
+  if (overrides?.limits[limit] !== undefined) {
+    return new ConfigError(`${label}: ${path} is over the account's ${limit} limit, which ${overrides.label} sets: raise it there`, { field: `${overrides.label}.${limit}` });
   }
+  return new ConfigError(`${label}: ${path} is over the account's ${limit} limit: raise limits.${limit} in the seed`, { field: `limits.${limit}` });
+}
+
+/** The value of an outcome, or a ConfigError naming the seed's field. */
+function valueOf<T>(outcome: Outcome<T>, label: string, path: string, prefix = "", overrides?: Overrides): T {
+  if (outcome.ok) return outcome.value;
+  if (outcome.kind === "limit") throw overLimit(label, path, outcome.limit, overrides);
   const first = "errors" in outcome ? outcome.errors[0] : undefined;
   if (first) throw new ConfigError(`${label}: ${path}.${prefix}${first.field}: ${first.message}`, { field: `${path}.${prefix}${first.field}` });
   throw new ConfigError(`${label}: ${path} is not valid${"message" in outcome && outcome.message ? ` (${outcome.message})` : ""}`, { field: path });
@@ -78,9 +90,12 @@ function queryOf(q: AccountSeed["query_log"][number], serverOf: (q: AccountSeed[
  * const { account, extras } = accountFromSeed(parseSeed(json, "--seed"), DEFAULT_LIMITS, "--seed");
  * ```
  */
-export function accountFromSeed(seed: AccountSeed, baseLimits: EmulatorLimits, label: string): { account: Account; extras: AccountExtras } {
+export function accountFromSeed(seed: AccountSeed, baseLimits: EmulatorLimits, label: string, overrides?: Overrides): { account: Account; extras: AccountExtras } {
   const raised = Object.fromEntries(Object.entries(seed.limits ?? {}).filter(([, v]) => v !== undefined)) as Partial<EmulatorLimits>;
-  const limits: EmulatorLimits = { ...baseLimits, ...raised };
+  // The overrides (`--limit`) win over the seed's own, and are kept with them in `extras`: a state
+  // file written from this account keeps the quotas it had, so it loads again without the override.
+  const kept: Partial<EmulatorLimits> = { ...raised, ...overrides?.limits };
+  const limits: EmulatorLimits = { ...baseLimits, ...kept };
   const account = new Account(limits);
   const servers = seed.dns_servers.map((s, i) => ({ s, path: `dns_servers[${i}]` }));
   // The default server first: the account already has one, which the seed's takes over.
@@ -89,30 +104,28 @@ export function accountFromSeed(seed: AccountSeed, baseLimits: EmulatorLimits, l
   for (const { s, path } of ordered) {
     if (s.default) {
       rekey(account.dnsServers, defaultServer, s.id);
-      valueOf(account.updateDnsServer(defaultServer.id, { name: s.name }), label, path);
-      if (s.settings) valueOf(account.updateDnsServerSettings(defaultServer.id, s.settings), label, path, "settings.");
+      valueOf(account.updateDnsServer(defaultServer.id, { name: s.name }), label, path, "", overrides);
+      if (s.settings) valueOf(account.updateDnsServerSettings(defaultServer.id, s.settings), label, path, "settings.", overrides);
     } else {
-      const server = valueOf(account.createDnsServer({ name: s.name, ...(s.settings ? { settings: s.settings } : {}) }), label, path);
+      const server = valueOf(account.createDnsServer({ name: s.name, ...(s.settings ? { settings: s.settings } : {}) }), label, path, "", overrides);
       rekey(account.dnsServers, server, s.id);
     }
   }
   seed.devices.forEach((d, i) => {
     const path = `devices[${i}]`;
-    const device = valueOf(account.createDevice({ name: d.name, device_type: d.device_type, dns_server_id: d.dns_server_id ?? defaultServer.id }), label, path);
+    const device = valueOf(account.createDevice({ name: d.name, device_type: d.device_type, dns_server_id: d.dns_server_id ?? defaultServer.id }), label, path, "", overrides);
     const server = account.dnsServers.get(device.dns_server_id)!;
     const before = device.id;
     rekey(account.devices, device, d.id);
     server.device_ids = server.device_ids.map((x) => (x === before ? device.id : x));
     Object.assign(device.settings, d.settings);
   });
-  if (seed.dedicated_ipv4.length > limits.dedicated_ipv4) {
-    throw new ConfigError(`${label}: dedicated_ipv4 is over the account's dedicated_ipv4 limit: raise limits.dedicated_ipv4 in the seed`, { field: "limits.dedicated_ipv4" });
-  }
+  if (seed.dedicated_ipv4.length > limits.dedicated_ipv4) throw overLimit(label, "dedicated_ipv4", "dedicated_ipv4", overrides);
   for (const a of seed.dedicated_ipv4) account.dedicatedIpv4.set(a.ip, a.device_id);
   const serverOf = (q: AccountSeed["query_log"][number]): string => account.devices.get(q.device_id)?.dns_server_id ?? q.dns_server_id ?? defaultServer.id;
   const queries = seed.query_log.map((q) => queryOf(q, serverOf)).sort((a, b) => b.time_millis - a.time_millis);
   if (seed.query_log_cleared_at_millis !== undefined) account.queryLogClearedAt = seed.query_log_cleared_at_millis;
-  return { account, extras: { queries, syntheticTraffic: seed.synthetic_traffic ?? true, ...(seed.limits ? { limits: raised } : {}) } };
+  return { account, extras: { queries, syntheticTraffic: seed.synthetic_traffic ?? true, ...(seed.limits || Object.keys(kept).length > 0 ? { limits: kept } : {}) } };
 }
 
 /**

@@ -20,7 +20,8 @@ export const SEED_VERSION = 1 as const;
 const id = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, "must be letters, digits and inner hyphens, at most 63");
 const name = z.string().min(1, "must be 1 to 64 characters").max(64, "must be 1 to 64 characters");
 const ipv4 = z.string().refine((v) => isIP(v) === 4, "must be an IPv4 address");
-const count = z.number().int().positive();
+/** A quota: the API's `Limit.limit`, an int32 (0 included: an account without dedicated addresses). */
+const count = z.number().int().min(0).max(2 ** 31 - 1);
 
 /** A DNS server of a seed: the service's `DNSServer` fields a seed keeps. */
 const dnsServer = z.strictObject({

@@ -19,6 +19,8 @@ describe("dns-account emulator (the tool)", function () {
     for (const c of DEFAULT_CLIENTS) assert.ok(r.stdout.includes(c.clientId));
     assert.match(r.stdout, /--require-grant-type/);
     assert.match(r.stdout, /--quiet/);
+    for (const flag of ["--allow-remote", "--allow-host NAME", "--limit NAME=N"]) assert.ok(r.stdout.includes(flag), flag);
+    assert.match(r.stdout, /access_rules, dedicated_ipv4, devices, dns_servers, requests, user_rules/);
     const viaHelp = await cli(["help", "emulator"], {});
     assert.equal(viaHelp.stdout, r.stdout, "help emulator prints the same");
   });
