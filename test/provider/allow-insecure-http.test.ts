@@ -18,7 +18,7 @@ describe("stack config dns-account:allowInsecureHttp: an emulator at http://emul
   const config = () => ({ "dns-account:baseUrl": named.url, "dns-account:username": "ops@example.com", "dns-account:password": PASSWORD });
 
   before(async () => {
-    emu = await startEmulator({ users: [{ username: "ops@example.com", password: PASSWORD }] });
+    emu = await startEmulator({ users: [{ username: "ops@example.com", password: PASSWORD }], allowedHosts: ["emulator"] });
     named = _namedHost(emu.url);
     program = await _installedProgram();
     const { stdout } = await _runInProgram(

@@ -235,7 +235,7 @@ describe("credential chain: what mutation testing found unchecked", () => {
   });
 
   describe("the SDK chain's origin checks (second run: survivors of the origin rule)", () => {
-    const emu = _useEmulator();
+    const emu = _useEmulator({ allowedHosts: ["mutants-emulator"] });
     afterEach(() => resetSharedSessions());
     const A = "https://a.example";
     const B = "https://b.example:8443";
