@@ -319,6 +319,82 @@ export interface DeviceSettingsArgs {
   detectDohAuthOnly?: pulumi.Input<boolean>;
 }
 
+/**
+ * A device's DNS addresses, without the ones that embed its DNS-over-HTTPS password. Every field
+ * is optional: the service may add kinds or leave some out.
+ */
+export interface DnsAddresses {
+  /** DNS-over-HTTPS address. */
+  dnsOverHttpsUrl?: string;
+  /** DNS-over-TLS address. */
+  dnsOverTlsUrl?: string;
+  /** DNS-over-QUIC address. */
+  dnsOverQuicUrl?: string;
+  /** DNS-over-HTTPS address for AdGuard's own apps. */
+  adguardDnsOverHttpsUrl?: string;
+  /** DNS-over-TLS address for AdGuard's own apps. */
+  adguardDnsOverTlsUrl?: string;
+  /** DNS-over-QUIC address for AdGuard's own apps. */
+  adguardDnsOverQuicUrl?: string;
+  /** DNS-over-HTTPS address for AdGuard VPN. */
+  adguardVpnDnsOverHttpsUrl?: string;
+  /** DNS-over-TLS address for AdGuard VPN. */
+  adguardVpnDnsOverTlsUrl?: string;
+  /** DNS-over-QUIC address for AdGuard VPN. */
+  adguardVpnDnsOverQuicUrl?: string;
+}
+/**
+ * A device's DNS addresses, without the ones that embed its DNS-over-HTTPS password. Every field
+ * is optional: the service may add kinds or leave some out. (inputs: any value may be a
+ * `pulumi.Input`)
+ */
+export interface DnsAddressesArgs {
+  /** DNS-over-HTTPS address. */
+  dnsOverHttpsUrl?: pulumi.Input<string>;
+  /** DNS-over-TLS address. */
+  dnsOverTlsUrl?: pulumi.Input<string>;
+  /** DNS-over-QUIC address. */
+  dnsOverQuicUrl?: pulumi.Input<string>;
+  /** DNS-over-HTTPS address for AdGuard's own apps. */
+  adguardDnsOverHttpsUrl?: pulumi.Input<string>;
+  /** DNS-over-TLS address for AdGuard's own apps. */
+  adguardDnsOverTlsUrl?: pulumi.Input<string>;
+  /** DNS-over-QUIC address for AdGuard's own apps. */
+  adguardDnsOverQuicUrl?: pulumi.Input<string>;
+  /** DNS-over-HTTPS address for AdGuard VPN. */
+  adguardVpnDnsOverHttpsUrl?: pulumi.Input<string>;
+  /** DNS-over-TLS address for AdGuard VPN. */
+  adguardVpnDnsOverTlsUrl?: pulumi.Input<string>;
+  /** DNS-over-QUIC address for AdGuard VPN. */
+  adguardVpnDnsOverQuicUrl?: pulumi.Input<string>;
+}
+
+/**
+ * A device's DNS-over-HTTPS addresses that embed its password. Every field is optional: the
+ * service gives them only when it has a password for the device.
+ */
+export interface DnsAddressesWithAuth {
+  /** DNS-over-HTTPS address with the password in it. Secret. */
+  dnsOverHttpsWithAuthUrl?: string;
+  /** DNS-over-HTTPS address with the password in it, for AdGuard's own apps. Secret. */
+  adguardDnsOverHttpsWithAuthUrl?: string;
+  /** DNS-over-HTTPS address with the password in it, for AdGuard VPN. Secret. */
+  adguardVpnDnsOverHttpsWithAuthUrl?: string;
+}
+/**
+ * A device's DNS-over-HTTPS addresses that embed its password. Every field is optional: the
+ * service gives them only when it has a password for the device. (inputs: any value may be a
+ * `pulumi.Input`)
+ */
+export interface DnsAddressesWithAuthArgs {
+  /** DNS-over-HTTPS address with the password in it. Secret. */
+  dnsOverHttpsWithAuthUrl?: pulumi.Input<string>;
+  /** DNS-over-HTTPS address with the password in it, for AdGuard's own apps. Secret. */
+  adguardDnsOverHttpsWithAuthUrl?: pulumi.Input<string>;
+  /** DNS-over-HTTPS address with the password in it, for AdGuard VPN. Secret. */
+  adguardVpnDnsOverHttpsWithAuthUrl?: pulumi.Input<string>;
+}
+
 /** How a Token got its credential. */
 export type TokenMode = "password" | "refreshToken";
 /** Every {@link TokenMode} value. */
@@ -698,12 +774,12 @@ export interface DeviceOutputs {
   /** The managed settings as the service has them. */
   settings?: DeviceSettings;
   /**
-   * The device's DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`,
-   * `dnsOverQuicUrl`), without the ones that embed the DoH password.
+   * The device's DNS addresses by kind (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`, …),
+   * without the ones that embed the DoH password.
    */
-  dnsAddresses: Record<string, string>;
+  dnsAddresses: DnsAddresses;
   /** The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …). Secret. */
-  dnsAddressesWithAuth: Record<string, string>;
+  dnsAddressesWithAuth: DnsAddressesWithAuth;
   /** Dedicated IPv4 addresses linked to the device. */
   linkedIpv4: string[];
   /** The DoH password keepers given. */

@@ -25,7 +25,7 @@ namespace Pulumi.DnsAccount
     ///     var router = new Device("router", new DeviceArgs
     ///     {
     ///         Name = "Router",
-    ///         DeviceType = DeviceType.ROUTER,
+    ///         DeviceType = DeviceType.Router,
     ///         DnsServerId = defaultServer.ServerId,
     ///     });
     ///     var address = new DedicatedIpv4("router-address", new DedicatedIpv4Args { DeviceId = router.DeviceId });

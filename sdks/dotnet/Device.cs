@@ -26,14 +26,14 @@ namespace Pulumi.DnsAccount
     ///     var laptop = new Device("laptop", new DeviceArgs
     ///     {
     ///         Name = "Laptop",
-    ///         DeviceType = DeviceType.MAC,
+    ///         DeviceType = DeviceType.Mac,
     ///         DnsServerId = home.ServerId,
     ///         Settings = new DeviceSettingsArgs { ProtectionEnabled = true, DetectDohAuthOnly = true },
     ///         DohPasswordKeepers = { { "rotated", "2026-01" } },
     ///     });
     ///     return new Dictionary&lt;string, object?&gt;
     ///     {
-    ///         ["dohUrl"] = laptop.DnsAddresses.Apply(addresses =&gt; addresses["dnsOverHttpsUrl"]),
+    ///         ["dohUrl"] = laptop.DnsAddresses.Apply(addresses =&gt; addresses.DnsOverHttpsUrl),
     ///     };
     /// });
     /// ```
@@ -80,16 +80,16 @@ namespace Pulumi.DnsAccount
         public Output<string> DeviceType { get; private set; } = null!;
 
         /// <summary>
-        /// The device's DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`), without the ones that embed the DoH password.
+        /// The device's DNS addresses by kind (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`, …), without the ones that embed the DoH password.
         /// </summary>
         [Output("dnsAddresses")]
-        public Output<ImmutableDictionary<string, string>> DnsAddresses { get; private set; } = null!;
+        public Output<Outputs.DnsAddresses> DnsAddresses { get; private set; } = null!;
 
         /// <summary>
         /// The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …).
         /// </summary>
         [Output("dnsAddressesWithAuth")]
-        public Output<ImmutableDictionary<string, string>> DnsAddressesWithAuth { get; private set; } = null!;
+        public Output<Outputs.DnsAddressesWithAuth> DnsAddressesWithAuth { get; private set; } = null!;
 
         /// <summary>
         /// The DNS server the device uses.

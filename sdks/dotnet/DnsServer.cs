@@ -28,7 +28,7 @@ namespace Pulumi.DnsAccount
     ///         Settings = new DnsServerSettingsArgs
     ///         {
     ///             ProtectionEnabled = true,
-    ///             BlockingMode = new BlockingModeArgs { Mode = BlockingModeKind.NXDOMAIN },
+    ///             BlockingMode = new BlockingModeArgs { Mode = BlockingModeKind.Nxdomain },
     ///             UserRules = new UserRulesArgs { Rules = { "||ads.example^", "@@||good.example^" } },
     ///             BlockedServices = { "tiktok" },
     ///             SafeBrowsing = new SafeBrowsingArgs { Enabled = true, BlockDangerousDomains = true },

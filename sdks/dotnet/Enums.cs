@@ -23,23 +23,23 @@ namespace Pulumi.DnsAccount
         /// <summary>
         /// The service's default answer.
         /// </summary>
-        public static BlockingModeKind NONE { get; } = new BlockingModeKind("NONE");
+        public static BlockingModeKind None { get; } = new BlockingModeKind("NONE");
         /// <summary>
         /// Answer with 0.0.0.0 / ::.
         /// </summary>
-        public static BlockingModeKind NULL_IP { get; } = new BlockingModeKind("NULL_IP");
+        public static BlockingModeKind NullIP { get; } = new BlockingModeKind("NULL_IP");
         /// <summary>
         /// Answer REFUSED.
         /// </summary>
-        public static BlockingModeKind REFUSED { get; } = new BlockingModeKind("REFUSED");
+        public static BlockingModeKind Refused { get; } = new BlockingModeKind("REFUSED");
         /// <summary>
         /// Answer NXDOMAIN (no such domain).
         /// </summary>
-        public static BlockingModeKind NXDOMAIN { get; } = new BlockingModeKind("NXDOMAIN");
+        public static BlockingModeKind Nxdomain { get; } = new BlockingModeKind("NXDOMAIN");
         /// <summary>
         /// Answer with the addresses in `ipv4` and `ipv6`.
         /// </summary>
-        public static BlockingModeKind CUSTOM_IP { get; } = new BlockingModeKind("CUSTOM_IP");
+        public static BlockingModeKind CustomIP { get; } = new BlockingModeKind("CUSTOM_IP");
 
         public static bool operator ==(BlockingModeKind left, BlockingModeKind right) => left.Equals(right);
         public static bool operator !=(BlockingModeKind left, BlockingModeKind right) => !left.Equals(right);
@@ -72,15 +72,15 @@ namespace Pulumi.DnsAccount
         /// <summary>
         /// A Windows computer.
         /// </summary>
-        public static DeviceType WINDOWS { get; } = new DeviceType("WINDOWS");
+        public static DeviceType Windows { get; } = new DeviceType("WINDOWS");
         /// <summary>
         /// An Android device.
         /// </summary>
-        public static DeviceType ANDROID { get; } = new DeviceType("ANDROID");
+        public static DeviceType Android { get; } = new DeviceType("ANDROID");
         /// <summary>
         /// A Mac.
         /// </summary>
-        public static DeviceType MAC { get; } = new DeviceType("MAC");
+        public static DeviceType Mac { get; } = new DeviceType("MAC");
         /// <summary>
         /// An iPhone or iPad.
         /// </summary>
@@ -88,23 +88,23 @@ namespace Pulumi.DnsAccount
         /// <summary>
         /// A Linux computer.
         /// </summary>
-        public static DeviceType LINUX { get; } = new DeviceType("LINUX");
+        public static DeviceType Linux { get; } = new DeviceType("LINUX");
         /// <summary>
         /// A router.
         /// </summary>
-        public static DeviceType ROUTER { get; } = new DeviceType("ROUTER");
+        public static DeviceType Router { get; } = new DeviceType("ROUTER");
         /// <summary>
         /// A smart TV.
         /// </summary>
-        public static DeviceType SMART_TV { get; } = new DeviceType("SMART_TV");
+        public static DeviceType SmartTV { get; } = new DeviceType("SMART_TV");
         /// <summary>
         /// A game console.
         /// </summary>
-        public static DeviceType GAME_CONSOLE { get; } = new DeviceType("GAME_CONSOLE");
+        public static DeviceType GameConsole { get; } = new DeviceType("GAME_CONSOLE");
         /// <summary>
         /// Any other device.
         /// </summary>
-        public static DeviceType UNKNOWN { get; } = new DeviceType("UNKNOWN");
+        public static DeviceType Unknown { get; } = new DeviceType("UNKNOWN");
 
         public static bool operator ==(DeviceType left, DeviceType right) => left.Equals(right);
         public static bool operator !=(DeviceType left, DeviceType right) => !left.Equals(right);

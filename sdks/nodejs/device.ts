@@ -24,7 +24,7 @@ import * as utilities from "./utilities";
  *     settings: { protectionEnabled: true, detectDohAuthOnly: true },
  *     dohPasswordKeepers: { rotated: "2026-01" },
  * });
- * export const dohUrl = laptop.dnsAddresses.apply((addresses) => addresses["dnsOverHttpsUrl"]);
+ * export const dohUrl = laptop.dnsAddresses.apply((addresses) => addresses.dnsOverHttpsUrl);
  * ```
  *
  * ## Import
@@ -83,13 +83,13 @@ export class Device extends pulumi.CustomResource {
      */
     declare public readonly deviceType: pulumi.Output<string>;
     /**
-     * The device's DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`), without the ones that embed the DoH password.
+     * The device's DNS addresses by kind (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`, …), without the ones that embed the DoH password.
      */
-    declare public /*out*/ readonly dnsAddresses: pulumi.Output<{[key: string]: string}>;
+    declare public /*out*/ readonly dnsAddresses: pulumi.Output<outputs.DnsAddresses>;
     /**
      * The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …).
      */
-    declare public /*out*/ readonly dnsAddressesWithAuth: pulumi.Output<{[key: string]: string}>;
+    declare public /*out*/ readonly dnsAddressesWithAuth: pulumi.Output<outputs.DnsAddressesWithAuth>;
     /**
      * The DNS server the device uses.
      */

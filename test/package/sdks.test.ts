@@ -8,6 +8,7 @@ import { _gitSnapshot } from "../support/git-snapshot";
 import { fencedBlocks } from "../support/readme-blocks";
 import { _cleanEnv, _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
+import { MEMBERS } from "./sdks/enum-members";
 import { type ExampleLanguage, programsIn } from "./sdks/schema-examples";
 
 const exec = promisify(execFile);
@@ -129,6 +130,13 @@ describe("generated SDKs (sdks/)", function () {
     symlinkSync(out, path.join(work, "node_modules", "@pulumi-dns-account", "dns-account"), "dir");
     symlinkSync(path.join(root, "node_modules", "@pulumi"), path.join(work, "node_modules", "@pulumi"), "dir");
     const names = writeExamples(examples, "typescript", (id) => `${id}.ts`);
+    // What `pulumi import --generate-code` writes in TypeScript type-checks too (its generator is Go).
+    if (!noGo) {
+      const code = (await generatedImportCode(work)).nodejs;
+      checkImportCode("nodejs", code);
+      writeFileSync(path.join(examples, "import-generated.ts"), code);
+      names.push("import-generated.ts");
+    }
     writeFileSync(
       path.join(examples, "tsconfig.json"),
       JSON.stringify({
@@ -172,6 +180,11 @@ describe("generated SDKs (sdks/)", function () {
     writeFileSync(path.join(examplesDir, "go.mod"), readFileSync(path.join(examplesMod, "go.mod"), "utf8").replace(/=> \S+$/m, `=> ${dir}`));
     cpSync(path.join(examplesMod, "go.sum"), path.join(examplesDir, "go.sum"));
     writeExamples(examplesDir, "go", (id) => path.join(id, "main.go"));
+    // And the program `pulumi import --generate-code` writes in Go, with every enum member.
+    const goImport = (await generatedImportCode(work)).go;
+    checkImportCode("go", goImport);
+    mkdirSync(path.join(examplesDir, "import-generated"));
+    writeFileSync(path.join(examplesDir, "import-generated", "main.go"), goImport);
     // `go list -export` compiles every package (into the build cache) without linking eight binaries
     // (`go build ./...` links each: ~30 s more, every run).
     await run("go", ["vet", "./..."], { cwd: examplesDir, env });
@@ -218,6 +231,20 @@ describe("generated SDKs (sdks/)", function () {
       const seen = example.kind === "resource" ? reports[i]!.registered.map((r) => r.type) : reports[i]!.calls;
       assert.ok(seen.includes(example.token), `${id}: ${example.token} reached the mocks (${seen.join(", ")})`);
     });
+    // What `pulumi import --generate-code` writes in Python runs as written, every enum member reaching
+    // the mocks as its value.
+    if (!noGo) {
+      const code = (await generatedImportCode(work)).python;
+      checkImportCode("python", code);
+      const file = path.join(work, "import_generated.py");
+      writeFileSync(file, code);
+      // One program: its report alone (python_example.py prints a list for several).
+      const report = JSON.parse(await run(python, [path.join(root, "test", "package", "sdks", "python_example.py"), file], { env, cwd: work })) as { registered: { type: string; inputs: { deviceType?: string; settings?: { blockingMode?: { mode?: string } } } }[] };
+      // Registrations arrive in no fixed order: compared as sets.
+      const registered = report.registered;
+      assert.deepEqual(registered.filter((r) => r.type === "dns-account:index:Device").map((r) => r.inputs.deviceType).sort(), Object.keys(MEMBERS.DeviceType!).sort());
+      assert.deepEqual(registered.filter((r) => r.type === "dns-account:index:DnsServer").map((r) => r.inputs.settings?.blockingMode?.mode).sort(), Object.keys(MEMBERS.BlockingModeKind!).sort());
+    }
   });
 
   it("Java: sdks/java builds a jar with Maven (`mvn package`), and a program under Pulumi's mocks registers a DnsServer and a Device; the schema's Java examples compile", async function () {
@@ -264,6 +291,46 @@ describe("generated SDKs (sdks/)", function () {
     await run("dotnet", ["build", "--nologo"], { cwd: source });
   });
 });
+
+/**
+ * A PCL program with every value of DeviceType and BlockingModeKind: a Device per type and a DnsServer
+ * per blocking mode, the form the engine gives imported state before a language host writes it as code.
+ */
+function importProgram(): string {
+  const lines: string[] = [];
+  for (const value of Object.keys(MEMBERS.DeviceType!)) lines.push(`resource device_${value.toLowerCase()} "dns-account:index:Device" {`, `  name = "${value}"`, `  deviceType = "${value}"`, `  dnsServerId = "srv-1"`, "}");
+  for (const value of Object.keys(MEMBERS.BlockingModeKind!)) lines.push(`resource server_${value.toLowerCase()} "dns-account:index:DnsServer" {`, `  name = "${value}"`, `  settings = { blockingMode = { mode = "${value}" } }`, "}");
+  return lines.join("\n") + "\n";
+}
+
+type ImportCode = Record<"python" | "go" | "nodejs", string>;
+let importCode: Promise<ImportCode> | undefined;
+
+/**
+ * What `pulumi import --generate-code` writes for importProgram() in Python, Go and TypeScript: the
+ * language hosts call Pulumi's program generators, which scripts/gen-sdks/program runs here (the hosts
+ * cannot be built on this machine). Built and run once per suite.
+ */
+function generatedImportCode(work: string): Promise<ImportCode> {
+  importCode ??= (async () => {
+    const source = path.join(work, "import.pp");
+    writeFileSync(source, importProgram());
+    const bin = path.join(work, "gen-program");
+    await run("go", ["build", "-trimpath", "-o", bin, "./program"], { cwd: path.join(root, "scripts", "gen-sdks") });
+    return JSON.parse(await run(bin, ["-root", root, source])) as ImportCode;
+  })();
+  return importCode;
+}
+
+/** The generated program names every DeviceType and BlockingModeKind member as the SDK declares it. */
+function checkImportCode(lang: keyof ImportCode, code: string): void {
+  for (const type of ["DeviceType", "BlockingModeKind"]) {
+    for (const member of Object.values(MEMBERS[type]!)) {
+      const ref = lang === "python" ? `dns_account.${type}.${member.python}` : lang === "go" ? `dnsaccount.${member.go}` : `dns_account.${type}.${member.other}`;
+      assert.ok(code.includes(ref), `the generated ${lang} program names ${ref}`);
+    }
+  }
+}
 
 /** A Java package name for the example `id` (`Device-1` → `example_device_1`). */
 const javaPackage = (id: string) => `example_${id.toLowerCase().replace(/-/g, "_")}`;
@@ -362,12 +429,13 @@ pulumi.runtime.setMocks({
 const dns = require(process.argv[2]);
 const server = new dns.DnsServer("home", { name: "Home", settings: { protectionEnabled: true } });
 const device = new dns.Device("phone", { name: "Phone", deviceType: dns.types.enums.DeviceType.IOS, dnsServerId: server.serverId });
-pulumi.all([server.urn, server.serverId, server.effectiveSettings.protectionEnabled, device.urn, device.deviceId, device.dnsServerId, device.deviceType, device.dnsAddresses, device.linkedIpv4])
-  .apply(([serverUrn, serverId, protection, deviceUrn, deviceId, dnsServerId, deviceType, dnsAddresses, linkedIpv4]) => {
+// A field of the typed addresses (an object type of the schema), lifted from the Output.
+pulumi.all([server.urn, server.serverId, server.effectiveSettings.protectionEnabled, device.urn, device.deviceId, device.dnsServerId, device.deviceType, device.dnsAddresses.dnsOverHttpsUrl, device.linkedIpv4])
+  .apply(([serverUrn, serverId, protection, deviceUrn, deviceId, dnsServerId, deviceType, dnsOverHttpsUrl, linkedIpv4]) => {
     console.log(JSON.stringify({
       registered,
       server: { urn: serverUrn, serverId, effectiveProtectionEnabled: protection },
-      device: { urn: deviceUrn, deviceId, dnsServerId, deviceType, dnsAddresses, linkedIpv4 },
+      device: { urn: deviceUrn, deviceId, dnsServerId, deviceType, dnsAddresses: { dnsOverHttpsUrl }, linkedIpv4 },
     }));
   });
 `;

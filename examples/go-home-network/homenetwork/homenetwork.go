@@ -53,7 +53,7 @@ func Program(ctx *pulumi.Context) error {
 		Settings: &dnsaccount.DnsServerSettingsArgs{
 			ProtectionEnabled: pulumi.Bool(true),
 			BlockTtlSeconds:   pulumi.Int(blockTTL),
-			BlockingMode:      &dnsaccount.BlockingModeArgs{Mode: dnsaccount.BlockingModeKindNXDOMAIN},
+			BlockingMode:      &dnsaccount.BlockingModeArgs{Mode: dnsaccount.BlockingModeKindNxdomain},
 			UserRules: &dnsaccount.UserRulesArgs{
 				Enabled: pulumi.Bool(true),
 				Rules:   pulumi.StringArray{pulumi.String("||ads.example^"), pulumi.String("@@||bank.example^$important")},
@@ -69,7 +69,7 @@ func Program(ctx *pulumi.Context) error {
 
 	laptop, err := dnsaccount.NewDevice(ctx, "laptop", &dnsaccount.DeviceArgs{
 		Name:        pulumi.String("Laptop"),
-		DeviceType:  dnsaccount.DeviceTypeLINUX,
+		DeviceType:  dnsaccount.DeviceTypeLinux,
 		DnsServerId: home.ServerId,
 		Settings:    &dnsaccount.DeviceSettingsArgs{ProtectionEnabled: pulumi.Bool(true)},
 	})

@@ -5,7 +5,9 @@
 // v3.143.0, the last release that carries it. It reads the package spec (already stamped with the
 // version by gen-sdks) on stdin and prints the generated files as a JSON object of path to base64
 // content on stdout: `_index.md` (the package's API index) and `<name>/_index.md` for each resource,
-// function and the provider, the layout of the Registry's api-docs folder; gen-sdks writes them.
+// function and the provider, the layout of the Registry's api-docs folder; gen-sdks writes them. Each
+// page is rewritten from the Registry's HTML-laden Hugo Markdown into Markdown that reads on GitHub
+// (markdown.go).
 //
 // The generator reports problems through glog (duplicate pages, examples that disagree with the
 // resource): they are sent to stderr and any of them fails the run, so the schema is fixed instead.
@@ -69,9 +71,20 @@ func main() {
 	if len(bytes.TrimSpace(messages)) > 0 {
 		fail(fmt.Errorf("the docs generator warned (fix provider/schema/schema.json):\n%s", messages))
 	}
+	var enumValues []string
+	for _, t := range pkg.Types {
+		if e, ok := t.(*schema.EnumType); ok {
+			for _, el := range e.Elements {
+				enumValues = append(enumValues, fmt.Sprint(el.Value))
+			}
+		}
+	}
 	for name, content := range files {
 		if bytes.Contains(content, []byte(placeholder)) {
 			fail(fmt.Errorf("%s: an example lacks a language (the generator wrote %q); give every example all six", name, placeholder))
+		}
+		if files[name], err = toMarkdown(content, enumValues); err != nil {
+			fail(fmt.Errorf("%s: %w", name, err))
 		}
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(files); err != nil {

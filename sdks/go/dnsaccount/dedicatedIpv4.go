@@ -35,7 +35,7 @@ import (
 //			}
 //			router, err := dnsaccount.NewDevice(ctx, "router", &dnsaccount.DeviceArgs{
 //				Name:        pulumi.String("Router"),
-//				DeviceType:  dnsaccount.DeviceTypeROUTER,
+//				DeviceType:  dnsaccount.DeviceTypeRouter,
 //				DnsServerId: defaultServer.ServerId,
 //			})
 //			if err != nil {

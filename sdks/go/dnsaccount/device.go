@@ -35,7 +35,7 @@ import (
 //			}
 //			laptop, err := dnsaccount.NewDevice(ctx, "laptop", &dnsaccount.DeviceArgs{
 //				Name:        pulumi.String("Laptop"),
-//				DeviceType:  dnsaccount.DeviceTypeMAC,
+//				DeviceType:  dnsaccount.DeviceTypeMac,
 //				DnsServerId: home.ServerId,
 //				Settings: &dnsaccount.DeviceSettingsArgs{
 //					ProtectionEnabled: pulumi.Bool(true),
@@ -46,7 +46,7 @@ import (
 //			if err != nil {
 //				return err
 //			}
-//			ctx.Export("dohUrl", laptop.DnsAddresses.MapIndex(pulumi.String("dnsOverHttpsUrl")))
+//			ctx.Export("dohUrl", laptop.DnsAddresses.DnsOverHttpsUrl())
 //			return nil
 //		})
 //	}
@@ -73,10 +73,10 @@ type Device struct {
 	DeviceId pulumi.StringOutput `pulumi:"deviceId"`
 	// The kind of device (a `DeviceType` value, or a newer one the service added).
 	DeviceType pulumi.StringOutput `pulumi:"deviceType"`
-	// The device's DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`), without the ones that embed the DoH password.
-	DnsAddresses pulumi.StringMapOutput `pulumi:"dnsAddresses"`
+	// The device's DNS addresses by kind (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`, …), without the ones that embed the DoH password.
+	DnsAddresses DnsAddressesOutput `pulumi:"dnsAddresses"`
 	// The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …).
-	DnsAddressesWithAuth pulumi.StringMapOutput `pulumi:"dnsAddressesWithAuth"`
+	DnsAddressesWithAuth DnsAddressesWithAuthOutput `pulumi:"dnsAddressesWithAuth"`
 	// The DNS server the device uses.
 	DnsServerId pulumi.StringOutput `pulumi:"dnsServerId"`
 	// The DoH password keepers given.
@@ -290,14 +290,14 @@ func (o DeviceOutput) DeviceType() pulumi.StringOutput {
 	return o.ApplyT(func(v *Device) pulumi.StringOutput { return v.DeviceType }).(pulumi.StringOutput)
 }
 
-// The device's DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`), without the ones that embed the DoH password.
-func (o DeviceOutput) DnsAddresses() pulumi.StringMapOutput {
-	return o.ApplyT(func(v *Device) pulumi.StringMapOutput { return v.DnsAddresses }).(pulumi.StringMapOutput)
+// The device's DNS addresses by kind (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`, …), without the ones that embed the DoH password.
+func (o DeviceOutput) DnsAddresses() DnsAddressesOutput {
+	return o.ApplyT(func(v *Device) DnsAddressesOutput { return v.DnsAddresses }).(DnsAddressesOutput)
 }
 
 // The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …).
-func (o DeviceOutput) DnsAddressesWithAuth() pulumi.StringMapOutput {
-	return o.ApplyT(func(v *Device) pulumi.StringMapOutput { return v.DnsAddressesWithAuth }).(pulumi.StringMapOutput)
+func (o DeviceOutput) DnsAddressesWithAuth() DnsAddressesWithAuthOutput {
+	return o.ApplyT(func(v *Device) DnsAddressesWithAuthOutput { return v.DnsAddressesWithAuth }).(DnsAddressesWithAuthOutput)
 }
 
 // The DNS server the device uses.

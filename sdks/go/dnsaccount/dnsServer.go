@@ -31,7 +31,7 @@ import (
 //				Name: pulumi.String("Home"),
 //				Settings: &dnsaccount.DnsServerSettingsArgs{
 //					ProtectionEnabled: pulumi.Bool(true),
-//					BlockingMode:      &dnsaccount.BlockingModeArgs{Mode: dnsaccount.BlockingModeKindNXDOMAIN},
+//					BlockingMode:      &dnsaccount.BlockingModeArgs{Mode: dnsaccount.BlockingModeKindNxdomain},
 //					UserRules: &dnsaccount.UserRulesArgs{
 //						Rules: pulumi.StringArray{pulumi.String("||ads.example^"), pulumi.String("@@||good.example^")},
 //					},

@@ -15,15 +15,15 @@ type BlockingModeKind string
 
 const (
 	// The service's default answer.
-	BlockingModeKindNONE = BlockingModeKind("NONE")
+	BlockingModeKindNone = BlockingModeKind("NONE")
 	// Answer with 0.0.0.0 / ::.
-	BlockingModeKind_NULL_IP = BlockingModeKind("NULL_IP")
+	BlockingModeKindNullIP = BlockingModeKind("NULL_IP")
 	// Answer REFUSED.
-	BlockingModeKindREFUSED = BlockingModeKind("REFUSED")
+	BlockingModeKindRefused = BlockingModeKind("REFUSED")
 	// Answer NXDOMAIN (no such domain).
-	BlockingModeKindNXDOMAIN = BlockingModeKind("NXDOMAIN")
+	BlockingModeKindNxdomain = BlockingModeKind("NXDOMAIN")
 	// Answer with the addresses in `ipv4` and `ipv6`.
-	BlockingModeKind_CUSTOM_IP = BlockingModeKind("CUSTOM_IP")
+	BlockingModeKindCustomIP = BlockingModeKind("CUSTOM_IP")
 )
 
 func (BlockingModeKind) ElementType() reflect.Type {
@@ -148,11 +148,11 @@ func (o BlockingModeKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Cont
 // BlockingModeKindInput is an input type that accepts values of the BlockingModeKind enum
 // A concrete instance of `BlockingModeKindInput` can be one of the following:
 //
-//	BlockingModeKindNONE
-//	BlockingModeKind_NULL_IP
-//	BlockingModeKindREFUSED
-//	BlockingModeKindNXDOMAIN
-//	BlockingModeKind_CUSTOM_IP
+//	BlockingModeKindNone
+//	BlockingModeKindNullIP
+//	BlockingModeKindRefused
+//	BlockingModeKindNxdomain
+//	BlockingModeKindCustomIP
 type BlockingModeKindInput interface {
 	pulumi.Input
 
@@ -192,23 +192,23 @@ type DeviceType string
 
 const (
 	// A Windows computer.
-	DeviceTypeWINDOWS = DeviceType("WINDOWS")
+	DeviceTypeWindows = DeviceType("WINDOWS")
 	// An Android device.
-	DeviceTypeANDROID = DeviceType("ANDROID")
+	DeviceTypeAndroid = DeviceType("ANDROID")
 	// A Mac.
-	DeviceTypeMAC = DeviceType("MAC")
+	DeviceTypeMac = DeviceType("MAC")
 	// An iPhone or iPad.
 	DeviceTypeIOS = DeviceType("IOS")
 	// A Linux computer.
-	DeviceTypeLINUX = DeviceType("LINUX")
+	DeviceTypeLinux = DeviceType("LINUX")
 	// A router.
-	DeviceTypeROUTER = DeviceType("ROUTER")
+	DeviceTypeRouter = DeviceType("ROUTER")
 	// A smart TV.
-	DeviceType_SMART_TV = DeviceType("SMART_TV")
+	DeviceTypeSmartTV = DeviceType("SMART_TV")
 	// A game console.
-	DeviceType_GAME_CONSOLE = DeviceType("GAME_CONSOLE")
+	DeviceTypeGameConsole = DeviceType("GAME_CONSOLE")
 	// Any other device.
-	DeviceTypeUNKNOWN = DeviceType("UNKNOWN")
+	DeviceTypeUnknown = DeviceType("UNKNOWN")
 )
 
 func (DeviceType) ElementType() reflect.Type {
@@ -333,15 +333,15 @@ func (o DeviceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) p
 // DeviceTypeInput is an input type that accepts values of the DeviceType enum
 // A concrete instance of `DeviceTypeInput` can be one of the following:
 //
-//	DeviceTypeWINDOWS
-//	DeviceTypeANDROID
-//	DeviceTypeMAC
+//	DeviceTypeWindows
+//	DeviceTypeAndroid
+//	DeviceTypeMac
 //	DeviceTypeIOS
-//	DeviceTypeLINUX
-//	DeviceTypeROUTER
-//	DeviceType_SMART_TV
-//	DeviceType_GAME_CONSOLE
-//	DeviceTypeUNKNOWN
+//	DeviceTypeLinux
+//	DeviceTypeRouter
+//	DeviceTypeSmartTV
+//	DeviceTypeGameConsole
+//	DeviceTypeUnknown
 type DeviceTypeInput interface {
 	pulumi.Input
 

@@ -744,6 +744,128 @@ func (o DeviceSettingsPtrOutput) ProtectionEnabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// A device's DNS addresses, without the ones that embed its DNS-over-HTTPS password. Every field is optional: the service may add kinds or leave some out.
+type DnsAddresses struct {
+	// DNS-over-HTTPS address for AdGuard's own apps.
+	AdguardDnsOverHttpsUrl *string `pulumi:"adguardDnsOverHttpsUrl"`
+	// DNS-over-QUIC address for AdGuard's own apps.
+	AdguardDnsOverQuicUrl *string `pulumi:"adguardDnsOverQuicUrl"`
+	// DNS-over-TLS address for AdGuard's own apps.
+	AdguardDnsOverTlsUrl *string `pulumi:"adguardDnsOverTlsUrl"`
+	// DNS-over-HTTPS address for AdGuard VPN.
+	AdguardVpnDnsOverHttpsUrl *string `pulumi:"adguardVpnDnsOverHttpsUrl"`
+	// DNS-over-QUIC address for AdGuard VPN.
+	AdguardVpnDnsOverQuicUrl *string `pulumi:"adguardVpnDnsOverQuicUrl"`
+	// DNS-over-TLS address for AdGuard VPN.
+	AdguardVpnDnsOverTlsUrl *string `pulumi:"adguardVpnDnsOverTlsUrl"`
+	// DNS-over-HTTPS address.
+	DnsOverHttpsUrl *string `pulumi:"dnsOverHttpsUrl"`
+	// DNS-over-QUIC address.
+	DnsOverQuicUrl *string `pulumi:"dnsOverQuicUrl"`
+	// DNS-over-TLS address.
+	DnsOverTlsUrl *string `pulumi:"dnsOverTlsUrl"`
+}
+
+// A device's DNS addresses, without the ones that embed its DNS-over-HTTPS password. Every field is optional: the service may add kinds or leave some out.
+type DnsAddressesOutput struct{ *pulumi.OutputState }
+
+func (DnsAddressesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DnsAddresses)(nil)).Elem()
+}
+
+func (o DnsAddressesOutput) ToDnsAddressesOutput() DnsAddressesOutput {
+	return o
+}
+
+func (o DnsAddressesOutput) ToDnsAddressesOutputWithContext(ctx context.Context) DnsAddressesOutput {
+	return o
+}
+
+// DNS-over-HTTPS address for AdGuard's own apps.
+func (o DnsAddressesOutput) AdguardDnsOverHttpsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.AdguardDnsOverHttpsUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-QUIC address for AdGuard's own apps.
+func (o DnsAddressesOutput) AdguardDnsOverQuicUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.AdguardDnsOverQuicUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-TLS address for AdGuard's own apps.
+func (o DnsAddressesOutput) AdguardDnsOverTlsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.AdguardDnsOverTlsUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-HTTPS address for AdGuard VPN.
+func (o DnsAddressesOutput) AdguardVpnDnsOverHttpsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.AdguardVpnDnsOverHttpsUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-QUIC address for AdGuard VPN.
+func (o DnsAddressesOutput) AdguardVpnDnsOverQuicUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.AdguardVpnDnsOverQuicUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-TLS address for AdGuard VPN.
+func (o DnsAddressesOutput) AdguardVpnDnsOverTlsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.AdguardVpnDnsOverTlsUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-HTTPS address.
+func (o DnsAddressesOutput) DnsOverHttpsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.DnsOverHttpsUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-QUIC address.
+func (o DnsAddressesOutput) DnsOverQuicUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.DnsOverQuicUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-TLS address.
+func (o DnsAddressesOutput) DnsOverTlsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddresses) *string { return v.DnsOverTlsUrl }).(pulumi.StringPtrOutput)
+}
+
+// A device's DNS-over-HTTPS addresses that embed its password. Every field is optional: the service gives them only when it has a password for the device.
+type DnsAddressesWithAuth struct {
+	// DNS-over-HTTPS address with the password in it, for AdGuard's own apps.
+	AdguardDnsOverHttpsWithAuthUrl *string `pulumi:"adguardDnsOverHttpsWithAuthUrl"`
+	// DNS-over-HTTPS address with the password in it, for AdGuard VPN.
+	AdguardVpnDnsOverHttpsWithAuthUrl *string `pulumi:"adguardVpnDnsOverHttpsWithAuthUrl"`
+	// DNS-over-HTTPS address with the password in it.
+	DnsOverHttpsWithAuthUrl *string `pulumi:"dnsOverHttpsWithAuthUrl"`
+}
+
+// A device's DNS-over-HTTPS addresses that embed its password. Every field is optional: the service gives them only when it has a password for the device.
+type DnsAddressesWithAuthOutput struct{ *pulumi.OutputState }
+
+func (DnsAddressesWithAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DnsAddressesWithAuth)(nil)).Elem()
+}
+
+func (o DnsAddressesWithAuthOutput) ToDnsAddressesWithAuthOutput() DnsAddressesWithAuthOutput {
+	return o
+}
+
+func (o DnsAddressesWithAuthOutput) ToDnsAddressesWithAuthOutputWithContext(ctx context.Context) DnsAddressesWithAuthOutput {
+	return o
+}
+
+// DNS-over-HTTPS address with the password in it, for AdGuard's own apps.
+func (o DnsAddressesWithAuthOutput) AdguardDnsOverHttpsWithAuthUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddressesWithAuth) *string { return v.AdguardDnsOverHttpsWithAuthUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-HTTPS address with the password in it, for AdGuard VPN.
+func (o DnsAddressesWithAuthOutput) AdguardVpnDnsOverHttpsWithAuthUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddressesWithAuth) *string { return v.AdguardVpnDnsOverHttpsWithAuthUrl }).(pulumi.StringPtrOutput)
+}
+
+// DNS-over-HTTPS address with the password in it.
+func (o DnsAddressesWithAuthOutput) DnsOverHttpsWithAuthUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsAddressesWithAuth) *string { return v.DnsOverHttpsWithAuthUrl }).(pulumi.StringPtrOutput)
+}
+
 // Settings of a DNS server. Only the settings you set are managed; the others stay as the service has them.
 type DnsServerSettings struct {
 	// Who may use the server.
@@ -2671,6 +2793,8 @@ func init() {
 	pulumi.RegisterOutputType(CredentialsPtrOutput{})
 	pulumi.RegisterOutputType(DeviceSettingsOutput{})
 	pulumi.RegisterOutputType(DeviceSettingsPtrOutput{})
+	pulumi.RegisterOutputType(DnsAddressesOutput{})
+	pulumi.RegisterOutputType(DnsAddressesWithAuthOutput{})
 	pulumi.RegisterOutputType(DnsServerSettingsOutput{})
 	pulumi.RegisterOutputType(DnsServerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(FilterListOutput{})

@@ -83,6 +83,66 @@ export interface DeviceSettings {
 }
 
 /**
+ * A device's DNS addresses, without the ones that embed its DNS-over-HTTPS password. Every field is optional: the service may add kinds or leave some out.
+ */
+export interface DnsAddresses {
+    /**
+     * DNS-over-HTTPS address for AdGuard's own apps.
+     */
+    adguardDnsOverHttpsUrl?: string;
+    /**
+     * DNS-over-QUIC address for AdGuard's own apps.
+     */
+    adguardDnsOverQuicUrl?: string;
+    /**
+     * DNS-over-TLS address for AdGuard's own apps.
+     */
+    adguardDnsOverTlsUrl?: string;
+    /**
+     * DNS-over-HTTPS address for AdGuard VPN.
+     */
+    adguardVpnDnsOverHttpsUrl?: string;
+    /**
+     * DNS-over-QUIC address for AdGuard VPN.
+     */
+    adguardVpnDnsOverQuicUrl?: string;
+    /**
+     * DNS-over-TLS address for AdGuard VPN.
+     */
+    adguardVpnDnsOverTlsUrl?: string;
+    /**
+     * DNS-over-HTTPS address.
+     */
+    dnsOverHttpsUrl?: string;
+    /**
+     * DNS-over-QUIC address.
+     */
+    dnsOverQuicUrl?: string;
+    /**
+     * DNS-over-TLS address.
+     */
+    dnsOverTlsUrl?: string;
+}
+
+/**
+ * A device's DNS-over-HTTPS addresses that embed its password. Every field is optional: the service gives them only when it has a password for the device.
+ */
+export interface DnsAddressesWithAuth {
+    /**
+     * DNS-over-HTTPS address with the password in it, for AdGuard's own apps.
+     */
+    adguardDnsOverHttpsWithAuthUrl?: string;
+    /**
+     * DNS-over-HTTPS address with the password in it, for AdGuard VPN.
+     */
+    adguardVpnDnsOverHttpsWithAuthUrl?: string;
+    /**
+     * DNS-over-HTTPS address with the password in it.
+     */
+    dnsOverHttpsWithAuthUrl?: string;
+}
+
+/**
  * Settings of a DNS server. Only the settings you set are managed; the others stay as the service has them.
  */
 export interface DnsServerSettings {

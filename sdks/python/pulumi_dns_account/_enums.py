@@ -23,7 +23,7 @@ class BlockingModeKind(_builtins.str, Enum):
     """
     The service's default answer.
     """
-    NUL_L_IP = "NULL_IP"
+    NULL_IP = "NULL_IP"
     """
     Answer with 0.0.0.0 / ::.
     """
@@ -35,7 +35,7 @@ class BlockingModeKind(_builtins.str, Enum):
     """
     Answer NXDOMAIN (no such domain).
     """
-    CUSTO_M_IP = "CUSTOM_IP"
+    CUSTOM_IP = "CUSTOM_IP"
     """
     Answer with the addresses in `ipv4` and `ipv6`.
     """
@@ -70,11 +70,11 @@ class DeviceType(_builtins.str, Enum):
     """
     A router.
     """
-    SMAR_T_TV = "SMART_TV"
+    SMART_TV = "SMART_TV"
     """
     A smart TV.
     """
-    GAM_E_CONSOLE = "GAME_CONSOLE"
+    GAME_CONSOLE = "GAME_CONSOLE"
     """
     A game console.
     """

@@ -189,7 +189,7 @@ class Device(pulumi.CustomResource):
             dns_server_id=home.server_id,
             settings=dns_account.DeviceSettingsArgs(protection_enabled=True, detect_doh_auth_only=True),
             doh_password_keepers={"rotated": "2026-01"})
-        pulumi.export("dohUrl", laptop.dns_addresses.apply(lambda addresses: addresses["dnsOverHttpsUrl"]))
+        pulumi.export("dohUrl", laptop.dns_addresses.apply(lambda addresses: addresses.dns_over_https_url))
         ```
 
         ## Import
@@ -234,7 +234,7 @@ class Device(pulumi.CustomResource):
             dns_server_id=home.server_id,
             settings=dns_account.DeviceSettingsArgs(protection_enabled=True, detect_doh_auth_only=True),
             doh_password_keepers={"rotated": "2026-01"})
-        pulumi.export("dohUrl", laptop.dns_addresses.apply(lambda addresses: addresses["dnsOverHttpsUrl"]))
+        pulumi.export("dohUrl", laptop.dns_addresses.apply(lambda addresses: addresses.dns_over_https_url))
         ```
 
         ## Import
@@ -372,15 +372,15 @@ class Device(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="dnsAddresses")
-    def dns_addresses(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+    def dns_addresses(self) -> pulumi.Output['outputs.DnsAddresses']:
         """
-        The device's DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`), without the ones that embed the DoH password.
+        The device's DNS addresses by kind (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`, …), without the ones that embed the DoH password.
         """
         return pulumi.get(self, "dns_addresses")
 
     @_builtins.property
     @pulumi.getter(name="dnsAddressesWithAuth")
-    def dns_addresses_with_auth(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+    def dns_addresses_with_auth(self) -> pulumi.Output['outputs.DnsAddressesWithAuth']:
         """
         The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …).
         """

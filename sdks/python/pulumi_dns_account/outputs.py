@@ -21,6 +21,8 @@ __all__ = [
     'BlockingMode',
     'Credentials',
     'DeviceSettings',
+    'DnsAddresses',
+    'DnsAddressesWithAuth',
     'DnsServerSettings',
     'FilterList',
     'FilterListCategory',
@@ -299,6 +301,228 @@ class DeviceSettings(dict):
         Whether filtering is on for this device.
         """
         return pulumi.get(self, "protection_enabled")
+
+
+@pulumi.output_type
+class DnsAddresses(dict):
+    """
+    A device's DNS addresses, without the ones that embed its DNS-over-HTTPS password. Every field is optional: the service may add kinds or leave some out.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "adguardDnsOverHttpsUrl":
+            suggest = "adguard_dns_over_https_url"
+        elif key == "adguardDnsOverQuicUrl":
+            suggest = "adguard_dns_over_quic_url"
+        elif key == "adguardDnsOverTlsUrl":
+            suggest = "adguard_dns_over_tls_url"
+        elif key == "adguardVpnDnsOverHttpsUrl":
+            suggest = "adguard_vpn_dns_over_https_url"
+        elif key == "adguardVpnDnsOverQuicUrl":
+            suggest = "adguard_vpn_dns_over_quic_url"
+        elif key == "adguardVpnDnsOverTlsUrl":
+            suggest = "adguard_vpn_dns_over_tls_url"
+        elif key == "dnsOverHttpsUrl":
+            suggest = "dns_over_https_url"
+        elif key == "dnsOverQuicUrl":
+            suggest = "dns_over_quic_url"
+        elif key == "dnsOverTlsUrl":
+            suggest = "dns_over_tls_url"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DnsAddresses. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DnsAddresses.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DnsAddresses.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 adguard_dns_over_https_url: Optional[_builtins.str] = None,
+                 adguard_dns_over_quic_url: Optional[_builtins.str] = None,
+                 adguard_dns_over_tls_url: Optional[_builtins.str] = None,
+                 adguard_vpn_dns_over_https_url: Optional[_builtins.str] = None,
+                 adguard_vpn_dns_over_quic_url: Optional[_builtins.str] = None,
+                 adguard_vpn_dns_over_tls_url: Optional[_builtins.str] = None,
+                 dns_over_https_url: Optional[_builtins.str] = None,
+                 dns_over_quic_url: Optional[_builtins.str] = None,
+                 dns_over_tls_url: Optional[_builtins.str] = None):
+        """
+        A device's DNS addresses, without the ones that embed its DNS-over-HTTPS password. Every field is optional: the service may add kinds or leave some out.
+
+        :param _builtins.str adguard_dns_over_https_url: DNS-over-HTTPS address for AdGuard's own apps.
+        :param _builtins.str adguard_dns_over_quic_url: DNS-over-QUIC address for AdGuard's own apps.
+        :param _builtins.str adguard_dns_over_tls_url: DNS-over-TLS address for AdGuard's own apps.
+        :param _builtins.str adguard_vpn_dns_over_https_url: DNS-over-HTTPS address for AdGuard VPN.
+        :param _builtins.str adguard_vpn_dns_over_quic_url: DNS-over-QUIC address for AdGuard VPN.
+        :param _builtins.str adguard_vpn_dns_over_tls_url: DNS-over-TLS address for AdGuard VPN.
+        :param _builtins.str dns_over_https_url: DNS-over-HTTPS address.
+        :param _builtins.str dns_over_quic_url: DNS-over-QUIC address.
+        :param _builtins.str dns_over_tls_url: DNS-over-TLS address.
+        """
+        if adguard_dns_over_https_url is not None:
+            pulumi.set(__self__, "adguard_dns_over_https_url", adguard_dns_over_https_url)
+        if adguard_dns_over_quic_url is not None:
+            pulumi.set(__self__, "adguard_dns_over_quic_url", adguard_dns_over_quic_url)
+        if adguard_dns_over_tls_url is not None:
+            pulumi.set(__self__, "adguard_dns_over_tls_url", adguard_dns_over_tls_url)
+        if adguard_vpn_dns_over_https_url is not None:
+            pulumi.set(__self__, "adguard_vpn_dns_over_https_url", adguard_vpn_dns_over_https_url)
+        if adguard_vpn_dns_over_quic_url is not None:
+            pulumi.set(__self__, "adguard_vpn_dns_over_quic_url", adguard_vpn_dns_over_quic_url)
+        if adguard_vpn_dns_over_tls_url is not None:
+            pulumi.set(__self__, "adguard_vpn_dns_over_tls_url", adguard_vpn_dns_over_tls_url)
+        if dns_over_https_url is not None:
+            pulumi.set(__self__, "dns_over_https_url", dns_over_https_url)
+        if dns_over_quic_url is not None:
+            pulumi.set(__self__, "dns_over_quic_url", dns_over_quic_url)
+        if dns_over_tls_url is not None:
+            pulumi.set(__self__, "dns_over_tls_url", dns_over_tls_url)
+
+    @_builtins.property
+    @pulumi.getter(name="adguardDnsOverHttpsUrl")
+    def adguard_dns_over_https_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-HTTPS address for AdGuard's own apps.
+        """
+        return pulumi.get(self, "adguard_dns_over_https_url")
+
+    @_builtins.property
+    @pulumi.getter(name="adguardDnsOverQuicUrl")
+    def adguard_dns_over_quic_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-QUIC address for AdGuard's own apps.
+        """
+        return pulumi.get(self, "adguard_dns_over_quic_url")
+
+    @_builtins.property
+    @pulumi.getter(name="adguardDnsOverTlsUrl")
+    def adguard_dns_over_tls_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-TLS address for AdGuard's own apps.
+        """
+        return pulumi.get(self, "adguard_dns_over_tls_url")
+
+    @_builtins.property
+    @pulumi.getter(name="adguardVpnDnsOverHttpsUrl")
+    def adguard_vpn_dns_over_https_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-HTTPS address for AdGuard VPN.
+        """
+        return pulumi.get(self, "adguard_vpn_dns_over_https_url")
+
+    @_builtins.property
+    @pulumi.getter(name="adguardVpnDnsOverQuicUrl")
+    def adguard_vpn_dns_over_quic_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-QUIC address for AdGuard VPN.
+        """
+        return pulumi.get(self, "adguard_vpn_dns_over_quic_url")
+
+    @_builtins.property
+    @pulumi.getter(name="adguardVpnDnsOverTlsUrl")
+    def adguard_vpn_dns_over_tls_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-TLS address for AdGuard VPN.
+        """
+        return pulumi.get(self, "adguard_vpn_dns_over_tls_url")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsOverHttpsUrl")
+    def dns_over_https_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-HTTPS address.
+        """
+        return pulumi.get(self, "dns_over_https_url")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsOverQuicUrl")
+    def dns_over_quic_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-QUIC address.
+        """
+        return pulumi.get(self, "dns_over_quic_url")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsOverTlsUrl")
+    def dns_over_tls_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-TLS address.
+        """
+        return pulumi.get(self, "dns_over_tls_url")
+
+
+@pulumi.output_type
+class DnsAddressesWithAuth(dict):
+    """
+    A device's DNS-over-HTTPS addresses that embed its password. Every field is optional: the service gives them only when it has a password for the device.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "adguardDnsOverHttpsWithAuthUrl":
+            suggest = "adguard_dns_over_https_with_auth_url"
+        elif key == "adguardVpnDnsOverHttpsWithAuthUrl":
+            suggest = "adguard_vpn_dns_over_https_with_auth_url"
+        elif key == "dnsOverHttpsWithAuthUrl":
+            suggest = "dns_over_https_with_auth_url"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DnsAddressesWithAuth. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DnsAddressesWithAuth.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DnsAddressesWithAuth.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 adguard_dns_over_https_with_auth_url: Optional[_builtins.str] = None,
+                 adguard_vpn_dns_over_https_with_auth_url: Optional[_builtins.str] = None,
+                 dns_over_https_with_auth_url: Optional[_builtins.str] = None):
+        """
+        A device's DNS-over-HTTPS addresses that embed its password. Every field is optional: the service gives them only when it has a password for the device.
+
+        :param _builtins.str adguard_dns_over_https_with_auth_url: DNS-over-HTTPS address with the password in it, for AdGuard's own apps.
+        :param _builtins.str adguard_vpn_dns_over_https_with_auth_url: DNS-over-HTTPS address with the password in it, for AdGuard VPN.
+        :param _builtins.str dns_over_https_with_auth_url: DNS-over-HTTPS address with the password in it.
+        """
+        if adguard_dns_over_https_with_auth_url is not None:
+            pulumi.set(__self__, "adguard_dns_over_https_with_auth_url", adguard_dns_over_https_with_auth_url)
+        if adguard_vpn_dns_over_https_with_auth_url is not None:
+            pulumi.set(__self__, "adguard_vpn_dns_over_https_with_auth_url", adguard_vpn_dns_over_https_with_auth_url)
+        if dns_over_https_with_auth_url is not None:
+            pulumi.set(__self__, "dns_over_https_with_auth_url", dns_over_https_with_auth_url)
+
+    @_builtins.property
+    @pulumi.getter(name="adguardDnsOverHttpsWithAuthUrl")
+    def adguard_dns_over_https_with_auth_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-HTTPS address with the password in it, for AdGuard's own apps.
+        """
+        return pulumi.get(self, "adguard_dns_over_https_with_auth_url")
+
+    @_builtins.property
+    @pulumi.getter(name="adguardVpnDnsOverHttpsWithAuthUrl")
+    def adguard_vpn_dns_over_https_with_auth_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-HTTPS address with the password in it, for AdGuard VPN.
+        """
+        return pulumi.get(self, "adguard_vpn_dns_over_https_with_auth_url")
+
+    @_builtins.property
+    @pulumi.getter(name="dnsOverHttpsWithAuthUrl")
+    def dns_over_https_with_auth_url(self) -> Optional[_builtins.str]:
+        """
+        DNS-over-HTTPS address with the password in it.
+        """
+        return pulumi.get(self, "dns_over_https_with_auth_url")
 
 
 @pulumi.output_type

@@ -48,18 +48,20 @@ def program():
     device = dns.Device("phone", name="Phone", device_type=dns.DeviceType.IOS, dns_server_id=server.server_id)
 
     def report(values):
-        (server_urn, server_id, protection, device_urn, device_id, device_server, device_type, addresses,
+        (server_urn, server_id, protection, device_urn, device_id, device_server, device_type, doh,
          linked) = values
         print(json.dumps({
             "registered": mocks.registered,
             "server": {"urn": server_urn, "serverId": server_id, "effectiveProtectionEnabled": protection},
             "device": {"urn": device_urn, "deviceId": device_id, "dnsServerId": device_server,
-                       "deviceType": device_type, "dnsAddresses": addresses, "linkedIpv4": linked},
+                       "deviceType": device_type, "dnsAddresses": {"dnsOverHttpsUrl": doh}, "linkedIpv4": linked},
         }, sort_keys=True))
 
     return pulumi.Output.all(
         server.urn, server.server_id, server.effective_settings.protection_enabled,
-        device.urn, device.device_id, device.dns_server_id, device.device_type, device.dns_addresses,
+        device.urn, device.device_id, device.dns_server_id, device.device_type,
+        # A typed accessor: dns_addresses is an object type of the schema, not a dict.
+        device.dns_addresses.apply(lambda addresses: addresses.dns_over_https_url),
         device.linked_ipv4,
     ).apply(report)
 

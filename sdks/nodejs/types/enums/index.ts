@@ -6,23 +6,23 @@ export const BlockingModeKind = {
     /**
      * The service's default answer.
      */
-    NONE: "NONE",
+    None: "NONE",
     /**
      * Answer with 0.0.0.0 / ::.
      */
-    NULL_IP: "NULL_IP",
+    NullIP: "NULL_IP",
     /**
      * Answer REFUSED.
      */
-    REFUSED: "REFUSED",
+    Refused: "REFUSED",
     /**
      * Answer NXDOMAIN (no such domain).
      */
-    NXDOMAIN: "NXDOMAIN",
+    Nxdomain: "NXDOMAIN",
     /**
      * Answer with the addresses in `ipv4` and `ipv6`.
      */
-    CUSTOM_IP: "CUSTOM_IP",
+    CustomIP: "CUSTOM_IP",
 } as const;
 
 /**
@@ -34,15 +34,15 @@ export const DeviceType = {
     /**
      * A Windows computer.
      */
-    WINDOWS: "WINDOWS",
+    Windows: "WINDOWS",
     /**
      * An Android device.
      */
-    ANDROID: "ANDROID",
+    Android: "ANDROID",
     /**
      * A Mac.
      */
-    MAC: "MAC",
+    Mac: "MAC",
     /**
      * An iPhone or iPad.
      */
@@ -50,23 +50,23 @@ export const DeviceType = {
     /**
      * A Linux computer.
      */
-    LINUX: "LINUX",
+    Linux: "LINUX",
     /**
      * A router.
      */
-    ROUTER: "ROUTER",
+    Router: "ROUTER",
     /**
      * A smart TV.
      */
-    SMART_TV: "SMART_TV",
+    SmartTV: "SMART_TV",
     /**
      * A game console.
      */
-    GAME_CONSOLE: "GAME_CONSOLE",
+    GameConsole: "GAME_CONSOLE",
     /**
      * Any other device.
      */
-    UNKNOWN: "UNKNOWN",
+    Unknown: "UNKNOWN",
 } as const;
 
 /**

@@ -72,7 +72,7 @@ func main() {
 			return err
 		}
 		report := pulumi.All(server.URN(), server.ServerId, server.EffectiveSettings.ProtectionEnabled(),
-			device.URN(), device.DeviceId, device.DnsServerId, device.DeviceType, device.DnsAddresses, device.LinkedIpv4,
+			device.URN(), device.DeviceId, device.DnsServerId, device.DeviceType, device.DnsAddresses.DnsOverHttpsUrl(), device.LinkedIpv4,
 		).ApplyT(func(v []any) (string, error) {
 			m.mu.Lock()
 			defer m.mu.Unlock()
@@ -80,7 +80,7 @@ func main() {
 				"registered": m.registered,
 				"server":     map[string]any{"urn": v[0], "serverId": v[1], "effectiveProtectionEnabled": v[2]},
 				"device": map[string]any{"urn": v[3], "deviceId": v[4], "dnsServerId": v[5], "deviceType": v[6],
-					"dnsAddresses": v[7], "linkedIpv4": v[8]},
+					"dnsAddresses": map[string]any{"dnsOverHttpsUrl": v[7]}, "linkedIpv4": v[8]},
 			})
 			if err == nil {
 				fmt.Println(string(out))

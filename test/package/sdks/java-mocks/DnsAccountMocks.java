@@ -63,7 +63,7 @@ public class DnsAccountMocks {
             ctx.export("deviceId", device.deviceId());
             ctx.export("dnsServerId", device.dnsServerId());
             ctx.export("deviceType", device.deviceType());
-            ctx.export("dnsAddresses", device.dnsAddresses());
+            ctx.export("dnsOverHttpsUrl", device.dnsAddresses().applyValue(addresses -> addresses.dnsOverHttpsUrl().orElse(null)));
             ctx.export("linkedIpv4", device.linkedIpv4());
         }).throwOnError();
         Map<String, Object> server = new LinkedHashMap<>();
@@ -75,7 +75,7 @@ public class DnsAccountMocks {
         device.put("deviceId", value(result, "deviceId"));
         device.put("dnsServerId", value(result, "dnsServerId"));
         device.put("deviceType", value(result, "deviceType"));
-        device.put("dnsAddresses", value(result, "dnsAddresses"));
+        device.put("dnsAddresses", Map.of("dnsOverHttpsUrl", value(result, "dnsOverHttpsUrl")));
         device.put("linkedIpv4", value(result, "linkedIpv4"));
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("registered", registered);

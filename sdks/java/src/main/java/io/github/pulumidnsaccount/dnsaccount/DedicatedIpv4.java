@@ -40,7 +40,7 @@ import javax.annotation.Nullable;
  *             var defaultServer = new DnsServer("default", DnsServerArgs.builder().adopt("default").build());
  *             var router = new Device("router", DeviceArgs.builder()
  *                 .name("Router")
- *                 .deviceType(DeviceType.ROUTER)
+ *                 .deviceType(DeviceType.Router)
  *                 .dnsServerId(defaultServer.serverId())
  *                 .build());
  *             var address = new DedicatedIpv4("router-address", DedicatedIpv4Args.builder()

@@ -11,6 +11,8 @@ import io.github.pulumidnsaccount.dnsaccount.DeviceArgs;
 import io.github.pulumidnsaccount.dnsaccount.Utilities;
 import io.github.pulumidnsaccount.dnsaccount.outputs.Credentials;
 import io.github.pulumidnsaccount.dnsaccount.outputs.DeviceSettings;
+import io.github.pulumidnsaccount.dnsaccount.outputs.DnsAddresses;
+import io.github.pulumidnsaccount.dnsaccount.outputs.DnsAddressesWithAuth;
 import java.lang.Boolean;
 import java.lang.String;
 import java.util.List;
@@ -42,12 +44,12 @@ import javax.annotation.Nullable;
  *             var home = new DnsServer("home", DnsServerArgs.builder().name("Home").build());
  *             var laptop = new Device("laptop", DeviceArgs.builder()
  *                 .name("Laptop")
- *                 .deviceType(DeviceType.MAC)
+ *                 .deviceType(DeviceType.Mac)
  *                 .dnsServerId(home.serverId())
  *                 .settings(DeviceSettingsArgs.builder().protectionEnabled(true).detectDohAuthOnly(true).build())
  *                 .dohPasswordKeepers(Map.of("rotated", "2026-01"))
  *                 .build());
- *             ctx.export("dohUrl", laptop.dnsAddresses().applyValue(addresses -> addresses.get("dnsOverHttpsUrl")));
+ *             ctx.export("dohUrl", laptop.dnsAddresses().applyValue(addresses -> addresses.dnsOverHttpsUrl().orElse("")));
  *         });
  *     }
  * }
@@ -136,31 +138,31 @@ public class Device extends com.pulumi.resources.CustomResource {
         return this.deviceType;
     }
     /**
-     * The device&#39;s DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`), without the ones that embed the DoH password.
+     * The device&#39;s DNS addresses by kind (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`, …), without the ones that embed the DoH password.
      * 
      */
-    @Export(name="dnsAddresses", refs={Map.class,String.class}, tree="[0,1,1]")
-    private Output<Map<String,String>> dnsAddresses;
+    @Export(name="dnsAddresses", refs={DnsAddresses.class}, tree="[0]")
+    private Output<DnsAddresses> dnsAddresses;
 
     /**
-     * @return The device&#39;s DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`), without the ones that embed the DoH password.
+     * @return The device&#39;s DNS addresses by kind (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`, …), without the ones that embed the DoH password.
      * 
      */
-    public Output<Map<String,String>> dnsAddresses() {
+    public Output<DnsAddresses> dnsAddresses() {
         return this.dnsAddresses;
     }
     /**
      * The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …).
      * 
      */
-    @Export(name="dnsAddressesWithAuth", refs={Map.class,String.class}, tree="[0,1,1]")
-    private Output<Map<String,String>> dnsAddressesWithAuth;
+    @Export(name="dnsAddressesWithAuth", refs={DnsAddressesWithAuth.class}, tree="[0]")
+    private Output<DnsAddressesWithAuth> dnsAddressesWithAuth;
 
     /**
      * @return The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …).
      * 
      */
-    public Output<Map<String,String>> dnsAddressesWithAuth() {
+    public Output<DnsAddressesWithAuth> dnsAddressesWithAuth() {
         return this.dnsAddressesWithAuth;
     }
     /**

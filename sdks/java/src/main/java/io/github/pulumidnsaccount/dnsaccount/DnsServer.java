@@ -43,7 +43,7 @@ import javax.annotation.Nullable;
  *                 .name("Home")
  *                 .settings(DnsServerSettingsArgs.builder()
  *                     .protectionEnabled(true)
- *                     .blockingMode(BlockingModeArgs.builder().mode(BlockingModeKind.NXDOMAIN).build())
+ *                     .blockingMode(BlockingModeArgs.builder().mode(BlockingModeKind.Nxdomain).build())
  *                     .userRules(UserRulesArgs.builder().rules("||ads.example^", "}{@literal @@}{@code ||good.example^").build())
  *                     .blockedServices("tiktok")
  *                     .safeBrowsing(SafeBrowsingArgs.builder().enabled(true).blockDangerousDomains(true).build())

@@ -18,27 +18,27 @@ import java.util.StringJoiner;
          * The service&#39;s default answer.
          * 
          */
-        NONE("NONE"),
+        None("NONE"),
         /**
          * Answer with 0.0.0.0 / ::.
          * 
          */
-        NULL_IP("NULL_IP"),
+        NullIP("NULL_IP"),
         /**
          * Answer REFUSED.
          * 
          */
-        REFUSED("REFUSED"),
+        Refused("REFUSED"),
         /**
          * Answer NXDOMAIN (no such domain).
          * 
          */
-        NXDOMAIN("NXDOMAIN"),
+        Nxdomain("NXDOMAIN"),
         /**
          * Answer with the addresses in `ipv4` and `ipv6`.
          * 
          */
-        CUSTOM_IP("CUSTOM_IP");
+        CustomIP("CUSTOM_IP");
 
         private final String value;
 

@@ -18,17 +18,17 @@ import java.util.StringJoiner;
          * A Windows computer.
          * 
          */
-        WINDOWS("WINDOWS"),
+        Windows("WINDOWS"),
         /**
          * An Android device.
          * 
          */
-        ANDROID("ANDROID"),
+        Android("ANDROID"),
         /**
          * A Mac.
          * 
          */
-        MAC("MAC"),
+        Mac("MAC"),
         /**
          * An iPhone or iPad.
          * 
@@ -38,27 +38,27 @@ import java.util.StringJoiner;
          * A Linux computer.
          * 
          */
-        LINUX("LINUX"),
+        Linux("LINUX"),
         /**
          * A router.
          * 
          */
-        ROUTER("ROUTER"),
+        Router("ROUTER"),
         /**
          * A smart TV.
          * 
          */
-        SMART_TV("SMART_TV"),
+        SmartTV("SMART_TV"),
         /**
          * A game console.
          * 
          */
-        GAME_CONSOLE("GAME_CONSOLE"),
+        GameConsole("GAME_CONSOLE"),
         /**
          * Any other device.
          * 
          */
-        UNKNOWN("UNKNOWN");
+        Unknown("UNKNOWN");
 
         private final String value;
 
