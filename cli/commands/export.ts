@@ -1,5 +1,5 @@
 /** `dns-account export`: the account's DNS servers, devices and dedicated IPv4 addresses as code. */
-import { type Command, escapedSource, insecureOption, out, profileOption, UsageError, withClient } from "../command";
+import { type Command, escapedSource, insecureOption, json, out, profileOption, UsageError, withClient } from "../command";
 
 export const exportCommand: Command = {
   summary: "Print the account as a Pulumi bulk-import file (pulumi import --file), or as a TypeScript program",
@@ -37,6 +37,7 @@ variable names are unique identifiers made of them (phoneDevice, phone2Device).`
 async function exportSeed(v: Parameters<Command["run"]>[0]): Promise<void> {
   await withClient(v, async (client) => {
     const { accountSeedOf } = require("../../emulator/seed/export") as typeof import("../../emulator/seed/export");
-    out(JSON.stringify(await accountSeedOf(client), null, 2));
+    // As --json: a name's C1 control, bidi mark or line separator is written escaped, and means the same.
+    out(json(await accountSeedOf(client), 2));
   });
 }
