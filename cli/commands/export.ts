@@ -15,7 +15,7 @@ dns-account token) and prints:
   --format typescript  a TypeScript program of the dynamic resources that adopts them all
 All three carry every property the resources manage, as it is now, so adopting them changes nothing.
 What they do not manage is not carried: settings.blockedCategories (the service never reports it
-back) and the other properties the README lists as unmanaged.
+back) and the others listed under "What the resources do not manage" in docs/plugin.md.
 Resource names come from the objects' names (letters, digits, _ . -), made unique (phone, phone-2);
 variable names are unique identifiers made of them (phoneDevice, phone2Device).`,
   options: { ...profileOption, ...insecureOption, format: { type: "string" } },
