@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import diagnostics from "node:diagnostics_channel";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
@@ -36,6 +37,10 @@ describe("dns-account --debug: the trace of each exchange", function () {
       assert.equal(redactedPath(`/q?re%20fresh%0Atoken=${SECRET}`), "/q?re_fresh_token=<redacted>");
       assert.equal(redactedPath("/q?a%E0%A4%A=1"), "/q?a_E0_A4_A=<redacted>");
       assert.equal(redactedPath("/q?filter[0].x-y=1"), "/q?filter[0].x-y=<redacted>");
+    });
+
+    it("redacts a query that is the whole path", () => {
+      assert.equal(redactedPath(`?refresh_token=${SECRET}`), "?refresh_token=<redacted>");
     });
 
     it("drops empty pairs and redacts a key without a value", () => {
@@ -123,6 +128,22 @@ describe("dns-account --debug: the trace of each exchange", function () {
       });
       assert.deepEqual(t.lines, [`debug: → POST ${closed}/oapi/v1/oauth_token?password=<redacted>`, `debug: ✗ POST ${closed}/oapi/v1/oauth_token?password=<redacted>: ECONNREFUSED`]);
       assertClean(t.lines);
+    });
+
+    it("an event missing a field, or for a request it never announced, still makes a line of its own", () => {
+      // As another client on undici's channels could send them: no method, origin or path; no code or name.
+      const t0 = lines.length;
+      capturing = true;
+      try {
+        const request = {};
+        diagnostics.channel("undici:request:headers").publish({ request, response: { statusCode: 204 } });
+        diagnostics.channel("undici:request:create").publish({ request });
+        diagnostics.channel("undici:request:error").publish({ request, error: {} });
+        diagnostics.channel("undici:request:error").publish({ request, error: { name: "AbortError" } });
+      } finally {
+        capturing = false;
+      }
+      assert.deepEqual(lines.slice(t0), ["debug: ← 204 ? ", "debug: → ? ", "debug: ✗ ? : error", "debug: ✗ ? : AbortError"]);
     });
   });
 });
