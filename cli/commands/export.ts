@@ -1,5 +1,5 @@
 /** `dns-account export`: the account's DNS servers, devices and dedicated IPv4 addresses as code. */
-import { type Command, escapedSource, insecureOption, out, profileOption, UsageError, withClient } from "../command";
+import { type Command, escapedSource, insecureOption, json, out, profileOption, UsageError, withClient } from "../command";
 
 export const exportCommand: Command = {
   summary: "Print the account as a Pulumi bulk-import file (pulumi import --file), or as a TypeScript program",
@@ -15,7 +15,7 @@ dns-account token) and prints:
   --format typescript  a TypeScript program of the dynamic resources that adopts them all
 All three carry every property the resources manage, as it is now, so adopting them changes nothing.
 What they do not manage is not carried: settings.blockedCategories (the service never reports it
-back) and the other properties the README lists as unmanaged.
+back) and the others listed under "What the resources do not manage" in docs/plugin.md.
 Resource names come from the objects' names (letters, digits, _ . -), made unique (phone, phone-2);
 variable names are unique identifiers made of them (phoneDevice, phone2Device).`,
   options: { ...profileOption, ...insecureOption, format: { type: "string" } },
@@ -37,6 +37,7 @@ variable names are unique identifiers made of them (phoneDevice, phone2Device).`
 async function exportSeed(v: Parameters<Command["run"]>[0]): Promise<void> {
   await withClient(v, async (client) => {
     const { accountSeedOf } = require("../../emulator/seed/export") as typeof import("../../emulator/seed/export");
-    out(JSON.stringify(await accountSeedOf(client), null, 2));
+    // As --json: a name's C1 control, bidi mark or line separator is written escaped, and means the same.
+    out(json(await accountSeedOf(client), 2));
   });
 }

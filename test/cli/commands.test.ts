@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { InvalidGrantError, issueToken, refreshToken } from "../../sdk";
@@ -63,6 +63,23 @@ describe("dns-account CLI", function () {
     for (const flag of ["--version", "-v", "version"]) {
       assert.equal((await run([flag])).stdout.trim(), JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")).version, flag);
     }
+  });
+
+  it("help points at the docs page and section that hold what it refers to, and each exists", async () => {
+    const main = await run(["--help"]);
+    const commands = [...main.stdout.matchAll(/^ {2}([a-z][\w-]*) /gm)].map((m) => m[1]!);
+    assert.ok(commands.includes("export") && commands.length >= 10, main.stdout);
+    const helps = [main, ...(await Promise.all(commands.map((c) => run([c, "--help"]))))].map((r, i) => ({ command: ["(main)", ...commands][i]!, text: r.stdout }));
+    for (const { command, text } of helps) {
+      // The README is an overview: the lists and details live in docs/*.md, and a help names that page.
+      assert.doesNotMatch(text, /\bREADME\b/, `${command} --help refers to the README`);
+      for (const [, page] of text.matchAll(/\b(docs\/[\w./-]+\.md)\b/g)) assert.ok(existsSync(path.join(_repoRoot(), page!)), `${command} --help: ${page} exists`);
+      for (const [, section, page] of text.matchAll(/"([^"\n]+)" in (docs\/[\w./-]+\.md)/g)) {
+        assert.ok(readFileSync(path.join(_repoRoot(), page!), "utf8").includes(section!), `${command} --help: "${section}" is in ${page}`);
+      }
+    }
+    // What export leaves out is listed in docs/plugin.md, under the section its help names.
+    assert.match(helps.find((h) => h.command === "export")!.text, /"What the resources do not manage" in docs\/plugin\.md/);
   });
 
   it("a password given as an argument is refused without echoing it", async () => {

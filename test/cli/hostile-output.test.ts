@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Emulator, startEmulator } from "../../emulator";
+import { type AccountSeedInput, accountSeedOf, type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _cli as cli } from "./_cli";
 
@@ -95,6 +95,50 @@ describe("dns-account output: a hostile service's strings cannot steer the termi
     assert.ok(!rawIn(program.stdout), "no raw bidi override in the program's source (Trojan Source)");
     assert.ok(program.stdout.includes('"Phone\\u202Egnp.exe"'), program.stdout);
     assert.ok(program.stdout.includes('"Red\\u001b[31m\\u001b]0;title\\u0007"'));
+  });
+
+  it("export --format seed writes C1 controls, bidi marks and line separators escaped, and the seed still serves the same names", async () => {
+    // Every character of each class JSON.stringify leaves raw, spread over names of at most 64 characters.
+    const c1 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i)).join("");
+    const servers = [`DEL\u007f C1 ${c1.slice(0, 16)}`, `C1 ${c1.slice(16)}`];
+    const devices = ["Embed\u202a\u202b\u202c\u202d\u202e", "Isolate\u2066\u2067\u2068\u2069", "Mark\u200e\u200f\u061c", "Separator\u2028\u2029", "CSI\u009b2J OSC\u009d0;t\u009c"];
+    const rules = ["||bidi\u202e.example^", "! C1 \u0085 and \u2028 in a comment"];
+    const hostile = await startEmulator({ apiKeys: [{ key: KEY, username: USER.username }], users: [USER] });
+    let served: Emulator | undefined;
+    const client = createClient({ baseUrl: hostile.url, apiKey: KEY });
+    try {
+      const [def] = await client.dnsServers.list();
+      for (const name of servers) {
+        const s = await client.dnsServers.create({ name });
+        await client.dnsServers.updateSettings(s.id, { user_rules_settings: { enabled: true, rules } });
+      }
+      for (const name of devices) await client.devices.create({ name, device_type: "ANDROID", dns_server_id: def!.id });
+
+      const r = await cli(["export", "--format", "seed"], { ...env, DNS_ACCOUNT_BASE_URL: hostile.url });
+      assert.equal(r.code, 0, r.stderr);
+      const raw = [...r.stdout.replace(/\n/g, "")].filter((c) => RAW.test(c)).map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`);
+      assert.deepEqual(raw, [], "no raw control, bidi or separator character in the seed");
+      assert.ok(r.stdout.includes("Embed\\u202A\\u202B\\u202C\\u202D\\u202E") && r.stdout.includes("Separator\\u2028\\u2029") && r.stdout.includes("\\u0085"), r.stdout);
+
+      // The same seed, character for character, as the SDK reads the account, and an emulator serves it.
+      const seed = JSON.parse(r.stdout) as AccountSeedInput;
+      assert.deepEqual(seed, await accountSeedOf(client));
+      served = await startEmulator({ apiKeys: [{ key: KEY, username: USER.username }], users: [USER], seed });
+      const copy = createClient({ baseUrl: served.url, apiKey: KEY });
+      try {
+        const names = (await copy.dnsServers.list()).map((s) => s.name);
+        for (const name of servers) assert.ok(names.includes(name), JSON.stringify(name));
+        assert.deepEqual((await copy.devices.list()).map((d) => d.name).sort(), [...devices].sort());
+        const kept = await copy.dnsServers.get((await copy.dnsServers.list()).find((s) => s.name === servers[0])!.id);
+        assert.deepEqual(kept.settings.user_rules_settings.rules, rules);
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      await client.close();
+      await hostile.close();
+      await served?.close();
+    }
   });
 
   it("stats --by devices tells two devices of the same name apart by their id (table and --json)", async () => {

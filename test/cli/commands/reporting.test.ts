@@ -37,16 +37,22 @@ describe("dns-account status, devices, servers, logs, stats, --debug, env --shel
     env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url };
   });
 
+  /** Every access and refresh token the store holds now (each also kept for the leak scan in after()). */
+  const storedTokens = (): string[] => {
+    let stored = "";
+    try {
+      stored = readFileSync(path.join(dir, "credentials.json"), "utf8");
+    } catch {
+      return [];
+    }
+    const tokens = [...stored.matchAll(/"(?:refreshToken|accessToken)":\s*"([^"]+)"/g)].map((m) => m[1]!);
+    extraSecrets.push(...tokens);
+    return tokens;
+  };
+
   after(async () => {
     const secretsSeen = () => {
-      const stored = (() => {
-        try {
-          return readFileSync(path.join(dir, "credentials.json"), "utf8");
-        } catch {
-          return "";
-        }
-      })();
-      for (const m of stored.matchAll(/"(?:refreshToken|accessToken)":\s*"([^"]+)"/g)) extraSecrets.push(m[1]!);
+      storedTokens();
       const secrets = [USER.password, KEY, ...extraSecrets];
       _assertNoSecrets(stderrs.join("\n"), [...secrets, ...secrets.map((s) => s.toLowerCase())]);
     };
@@ -140,11 +146,19 @@ describe("dns-account status, devices, servers, logs, stats, --debug, env --shel
     assert.match(login.stderr, /^debug: ← 200 POST http:\/\/127\.0\.0\.1:\d+\/oapi\/v1\/oauth_token \(\d+ ms\)$/m);
     const status = await run(["status"], { DNS_ACCOUNT_PROFILE: "traced", DNS_ACCOUNT_DEBUG: "1" });
     assert.match(status.stderr, /^debug: ← 200 GET http:\/\/127\.0\.0\.1:\d+\/oapi\/v1\/account\/limits \(\d+ ms\)$/m);
+    // The tokens the traced requests carried (Bearer header, revoke body or query), read before logout removes them.
+    const tokens = storedTokens();
+    assert.ok(tokens.length >= 2, "the login stored an access and a refresh token");
     const logout = await run(["logout", "--profile", "traced", "--debug"]);
-    assert.match(logout.stderr, /revoke_token/);
+    assert.match(logout.stderr, /^debug: ← 200 POST .*\/oapi\/v1\/revoke_token/m);
     const keyed = await run(["devices", "--debug"], { DNS_ACCOUNT_API_KEY: KEY });
     assert.match(keyed.stderr, /^debug: ← 200 GET .*\/oapi\/v2\/devices/m);
-    // The secrets searched for in after(): the password, the API key, and every token the store held.
+
+    // What these runs traced, searched here (not only in after()): no header, and no secret in any case.
+    const traced = [login, status, logout, keyed].map((r) => r.stderr).join("\n");
+    assert.doesNotMatch(traced, /authori[sz]ation|bearer\s|apikey\s|cookie/i, "no Authorization header, name or value");
+    const secrets = [USER.password, KEY, ...tokens];
+    _assertNoSecrets(traced, [...new Set(secrets.flatMap((s) => [s, s.toLowerCase(), s.toUpperCase(), encodeURIComponent(s)]))]);
     const quiet = await run(["devices"], { DNS_ACCOUNT_API_KEY: KEY });
     assert.doesNotMatch(quiet.stderr, /debug:/, "no trace without --debug");
   });
