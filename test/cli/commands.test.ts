@@ -33,6 +33,7 @@ describe("dns-account CLI", function () {
         { username: "ops@example.com", password: PASSWORD },
         { username: "mfa@example.com", password: MFA_PASSWORD, mfa: true },
       ],
+      allowedHosts: ["emulator"],
     });
     dir = tmp("dns-account-cli-");
     env = { DNS_ACCOUNT_CONFIG_DIR: dir, DNS_ACCOUNT_BASE_URL: emu.url };
