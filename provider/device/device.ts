@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import provider = require("./provider");
 import type { DeviceArgs, DeviceSettings } from "./types";
+import type { DnsAddresses, DnsAddressesWithAuth } from "../schema/types.generated";
 
 /**
  * A device of the account. Renaming it, changing its type or moving it to another DNS server is an update,
@@ -22,9 +23,9 @@ export class Device extends pulumi.dynamic.Resource {
   /** The managed settings as the service has them. */
   declare public readonly settings: pulumi.Output<DeviceSettings | undefined>;
   /** Plain DNS addresses by kind, camelCase (`dnsOverHttpsUrl`, `dnsOverTlsUrl`, `dnsOverQuicUrl`). */
-  declare public readonly dnsAddresses: pulumi.Output<Record<string, string>>;
+  declare public readonly dnsAddresses: pulumi.Output<DnsAddresses>;
   /** The addresses that embed the DoH password (`dnsOverHttpsWithAuthUrl`, …; secret). */
-  declare public readonly dnsAddressesWithAuth: pulumi.Output<Record<string, string>>;
+  declare public readonly dnsAddressesWithAuth: pulumi.Output<DnsAddressesWithAuth>;
   /** Dedicated IPv4 addresses linked to the device. */
   declare public readonly linkedIpv4: pulumi.Output<string[]>;
 

@@ -5,6 +5,7 @@ import { accountClient, credentialsChanged, serviceChecks, withCredentials } fro
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
 import { isUnknown } from "../shared/unknown";
+import type { DnsAddresses, DnsAddressesWithAuth } from "../schema/types.generated";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettings, type DeviceType } from "./types";
 
 type Json = Record<string, unknown>;
@@ -310,6 +311,26 @@ function linked(dedicated: unknown): string[] {
   return [...((dedicated as { ipv4?: string[] }).ipv4 ?? [])];
 }
 
+/** The fields of the schema's DnsAddresses (the compiler holds this list to the generated type). */
+const ADDRESS_FIELDS: Record<keyof DnsAddresses, true> = {
+  dnsOverHttpsUrl: true,
+  dnsOverTlsUrl: true,
+  dnsOverQuicUrl: true,
+  adguardDnsOverHttpsUrl: true,
+  adguardDnsOverTlsUrl: true,
+  adguardDnsOverQuicUrl: true,
+  adguardVpnDnsOverHttpsUrl: true,
+  adguardVpnDnsOverTlsUrl: true,
+  adguardVpnDnsOverQuicUrl: true,
+};
+
+/** The fields of the schema's DnsAddressesWithAuth (secret: they embed the DoH password). */
+const WITH_AUTH_FIELDS: Record<keyof DnsAddressesWithAuth, true> = {
+  dnsOverHttpsWithAuthUrl: true,
+  adguardDnsOverHttpsWithAuthUrl: true,
+  adguardVpnDnsOverHttpsWithAuthUrl: true,
+};
+
 /** The resource's state from a device object: its addresses (with-auth ones apart) and its linked IPv4s. */
 function outputs(device: LiveDevice, linkedIpv4: string[], inputs: Omit<DeviceInputs, "deviceType">): DeviceOutputs {
   const base = asOutputs(device);
@@ -317,8 +338,11 @@ function outputs(device: LiveDevice, linkedIpv4: string[], inputs: Omit<DeviceIn
   const withAuth: Record<string, string> = {};
   for (const [k, v] of Object.entries((device.dns_addresses ?? {}) as Json)) {
     if (typeof v !== "string") continue;
-    // camelCase keys, like every other output: dns_over_https_url → dnsOverHttpsUrl.
-    (k.endsWith("_with_auth_url") ? withAuth : plain)[k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = v;
+    // camelCase keys, like every other output: dns_over_https_url → dnsOverHttpsUrl. Only the schema's
+    // fields (DnsAddresses, DnsAddressesWithAuth): a kind of address the service adds later is not kept.
+    const key = k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (Object.hasOwn(ADDRESS_FIELDS, key)) plain[key] = v;
+    else if (Object.hasOwn(WITH_AUTH_FIELDS, key)) withAuth[key] = v;
   }
   const managed: DeviceSettings = {};
   if (inputs.settings !== undefined) for (const [k] of SETTINGS) if (inputs.settings[k] !== undefined) managed[k] = base.settings?.[k] as boolean;

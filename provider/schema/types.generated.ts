@@ -933,4 +933,10 @@ export interface ProviderConfig {
    * Default false; `DNS_ACCOUNT_ALLOW_INSECURE_HTTP`.
    */
   allowInsecureHttp?: boolean;
+  /**
+   * Do not ask the service, once per provider during `check` (and so in every preview), whether
+   * the credentials work. Default false: a wrong API key or an unreachable base URL fails the
+   * preview.
+   */
+  skipCredentialsValidation?: boolean;
 }

@@ -188,6 +188,12 @@ namespace Pulumi.DnsAccount
         }
 
         /// <summary>
+        /// Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+        /// </summary>
+        [Input("skipCredentialsValidation", json: true)]
+        public Input<bool>? SkipCredentialsValidation { get; set; }
+
+        /// <summary>
         /// Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
         /// </summary>
         [Input("username")]

@@ -74,6 +74,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["password"] = args?.password ? pulumi.secret(args.password) : undefined;
             resourceInputs["profile"] = args?.profile;
             resourceInputs["refreshToken"] = args?.refreshToken ? pulumi.secret(args.refreshToken) : undefined;
+            resourceInputs["skipCredentialsValidation"] = pulumi.output(args?.skipCredentialsValidation).apply(JSON.stringify);
             resourceInputs["username"] = args?.username;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -119,6 +120,10 @@ export interface ProviderArgs {
      * An existing refresh token (`DNS_ACCOUNT_REFRESH_TOKEN`); never revoked by the provider.
      */
     refreshToken?: pulumi.Input<string | undefined>;
+    /**
+     * Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+     */
+    skipCredentialsValidation?: pulumi.Input<boolean | undefined>;
     /**
      * Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
      */

@@ -112,6 +112,16 @@ namespace Pulumi.DnsAccount
             set => _refreshToken.Set(value);
         }
 
+        private static readonly __Value<bool?> _skipCredentialsValidation = new __Value<bool?>(() => __config.GetBoolean("skipCredentialsValidation"));
+        /// <summary>
+        /// Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+        /// </summary>
+        public static bool? SkipCredentialsValidation
+        {
+            get => _skipCredentialsValidation.Get();
+            set => _skipCredentialsValidation.Set(value);
+        }
+
         private static readonly __Value<string?> _username = new __Value<string?>(() => __config.Get("username"));
         /// <summary>
         /// Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).

@@ -85,6 +85,8 @@ type providerArgs struct {
 	Profile *string `pulumi:"profile"`
 	// An existing refresh token (`DNS_ACCOUNT_REFRESH_TOKEN`); never revoked by the provider.
 	RefreshToken *string `pulumi:"refreshToken"`
+	// Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+	SkipCredentialsValidation *bool `pulumi:"skipCredentialsValidation"`
 	// Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
 	Username *string `pulumi:"username"`
 }
@@ -107,6 +109,8 @@ type ProviderArgs struct {
 	Profile pulumi.StringPtrInput
 	// An existing refresh token (`DNS_ACCOUNT_REFRESH_TOKEN`); never revoked by the provider.
 	RefreshToken pulumi.StringPtrInput
+	// Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+	SkipCredentialsValidation pulumi.BoolPtrInput
 	// Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
 	Username pulumi.StringPtrInput
 }

@@ -96,6 +96,17 @@ Object.defineProperty(exports, "refreshToken", {
 });
 
 /**
+ * Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+ */
+export declare const skipCredentialsValidation: boolean | undefined;
+Object.defineProperty(exports, "skipCredentialsValidation", {
+    get() {
+        return __config.getObject<boolean>("skipCredentialsValidation");
+    },
+    enumerable: true,
+});
+
+/**
  * Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
  */
 export declare const username: string | undefined;

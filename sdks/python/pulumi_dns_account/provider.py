@@ -27,6 +27,7 @@ class ProviderArgs:
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  profile: pulumi.Input[Optional[_builtins.str]] = None,
                  refresh_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  username: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
@@ -39,6 +40,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] password: Account password (`DNS_ACCOUNT_PASSWORD`). The refresh token a password login mints is revoked when the provider exits.
         :param pulumi.Input[_builtins.str] profile: A profile of the `dns-account` CLI's token store (`dns-account login --profile NAME`).
         :param pulumi.Input[_builtins.str] refresh_token: An existing refresh token (`DNS_ACCOUNT_REFRESH_TOKEN`); never revoked by the provider.
+        :param pulumi.Input[_builtins.bool] skip_credentials_validation: Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
         :param pulumi.Input[_builtins.str] username: Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
         """
         if allow_insecure_http is not None:
@@ -57,6 +59,8 @@ class ProviderArgs:
             pulumi.set(__self__, "profile", profile)
         if refresh_token is not None:
             pulumi.set(__self__, "refresh_token", refresh_token)
+        if skip_credentials_validation is not None:
+            pulumi.set(__self__, "skip_credentials_validation", skip_credentials_validation)
         if username is not None:
             pulumi.set(__self__, "username", username)
 
@@ -157,6 +161,18 @@ class ProviderArgs:
         pulumi.set(self, "refresh_token", value)
 
     @_builtins.property
+    @pulumi.getter(name="skipCredentialsValidation")
+    def skip_credentials_validation(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+        """
+        return pulumi.get(self, "skip_credentials_validation")
+
+    @skip_credentials_validation.setter
+    def skip_credentials_validation(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "skip_credentials_validation", value)
+
+    @_builtins.property
     @pulumi.getter
     def username(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -183,6 +199,7 @@ class Provider(pulumi.ProviderResource):
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  profile: pulumi.Input[Optional[_builtins.str]] = None,
                  refresh_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  username: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -198,6 +215,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] password: Account password (`DNS_ACCOUNT_PASSWORD`). The refresh token a password login mints is revoked when the provider exits.
         :param pulumi.Input[_builtins.str] profile: A profile of the `dns-account` CLI's token store (`dns-account login --profile NAME`).
         :param pulumi.Input[_builtins.str] refresh_token: An existing refresh token (`DNS_ACCOUNT_REFRESH_TOKEN`); never revoked by the provider.
+        :param pulumi.Input[_builtins.bool] skip_credentials_validation: Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
         :param pulumi.Input[_builtins.str] username: Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
         """
         ...
@@ -232,6 +250,7 @@ class Provider(pulumi.ProviderResource):
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  profile: pulumi.Input[Optional[_builtins.str]] = None,
                  refresh_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 skip_credentials_validation: pulumi.Input[Optional[_builtins.bool]] = None,
                  username: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -250,6 +269,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["password"] = None if password is None else pulumi.Output.secret(password)
             __props__.__dict__["profile"] = profile
             __props__.__dict__["refresh_token"] = None if refresh_token is None else pulumi.Output.secret(refresh_token)
+            __props__.__dict__["skip_credentials_validation"] = pulumi.Output.from_input(skip_credentials_validation).apply(pulumi.runtime.to_json) if skip_credentials_validation is not None else None
             __props__.__dict__["username"] = username
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["apiKey", "mfaToken", "password", "refreshToken"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)

@@ -51,6 +51,11 @@ func GetRefreshToken(ctx *pulumi.Context) string {
 	return config.Get(ctx, "dns-account:refreshToken")
 }
 
+// Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+func GetSkipCredentialsValidation(ctx *pulumi.Context) bool {
+	return config.GetBool(ctx, "dns-account:skipCredentialsValidation")
+}
+
 // Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
 func GetUsername(ctx *pulumi.Context) string {
 	return config.Get(ctx, "dns-account:username")

@@ -54,6 +54,11 @@ refreshToken: Optional[str]
 An existing refresh token (`DNS_ACCOUNT_REFRESH_TOKEN`); never revoked by the provider.
 """
 
+skipCredentialsValidation: Optional[bool]
+"""
+Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+"""
+
 username: Optional[str]
 """
 Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).

@@ -77,6 +77,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('refreshToken')
 
     @_builtins.property
+    def skip_credentials_validation(self) -> Optional[bool]:
+        """
+        Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+        """
+        return __config__.get_bool('skipCredentialsValidation')
+
+    @_builtins.property
     def username(self) -> Optional[str]:
         """
         Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).

@@ -68,6 +68,13 @@ public final class Config {
         return Codegen.stringProp("refreshToken").config(config).get();
     }
 /**
+ * Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+ * 
+ */
+    public Optional<Boolean> skipCredentialsValidation() {
+        return Codegen.booleanProp("skipCredentialsValidation").config(config).get();
+    }
+/**
  * Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
  * 
  */

@@ -137,6 +137,21 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+     * 
+     */
+    @Import(name="skipCredentialsValidation", json=true)
+    private @Nullable Output<Boolean> skipCredentialsValidation;
+
+    /**
+     * @return Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+     * 
+     */
+    public Optional<Output<Boolean>> skipCredentialsValidation() {
+        return Optional.ofNullable(this.skipCredentialsValidation);
+    }
+
+    /**
      * Account e-mail for a password login (`DNS_ACCOUNT_USERNAME`).
      * 
      */
@@ -162,6 +177,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         this.password = $.password;
         this.profile = $.profile;
         this.refreshToken = $.refreshToken;
+        this.skipCredentialsValidation = $.skipCredentialsValidation;
         this.username = $.username;
     }
 
@@ -349,6 +365,27 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder refreshToken(String refreshToken) {
             return refreshToken(Output.of(refreshToken));
+        }
+
+        /**
+         * @param skipCredentialsValidation Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder skipCredentialsValidation(@Nullable Output<Boolean> skipCredentialsValidation) {
+            $.skipCredentialsValidation = skipCredentialsValidation;
+            return this;
+        }
+
+        /**
+         * @param skipCredentialsValidation Do not ask the service, once per provider during `check` (and so in every preview), whether the credentials work. Default false: a wrong API key or an unreachable base URL fails the preview.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder skipCredentialsValidation(Boolean skipCredentialsValidation) {
+            return skipCredentialsValidation(Output.of(skipCredentialsValidation));
         }
 
         /**
