@@ -231,7 +231,11 @@ describe("account resources against a service that does not behave", function ()
       const p = t.providers;
       const stats = t.emu.stats;
       let before = stats.requests;
+      // The first check of this process tries its credentials once (skipCredentialsValidation aside).
       await t.host.check(t.urn("DnsServer", "none-named"), {}, { __provider: p.DnsServer, name: "None named", settings: { blockedServices: [] } });
+      assert.equal(stats.requests - before, 1, "the credentials' one validation of this process");
+      before = stats.requests;
+      await t.host.check(t.urn("DnsServer", "none-named-2"), {}, { __provider: p.DnsServer, name: "None named", settings: { blockedServices: [] } });
       assert.equal(stats.requests - before, 0, "no blocked service named: no request");
       before = stats.requests;
       const checks = await Promise.all(

@@ -64,7 +64,7 @@ describe("the package schema", () => {
     const missing: string[] = [];
     const check = (where: string, ps: Record<string, Prop> = {}) => {
       for (const [k, p] of Object.entries(ps)) {
-        if (secretNames.test(k) && !/^(tokenType|mfaTokenRequired)$/.test(k) && !p.secret) missing.push(`${where}.${k}`);
+        if (secretNames.test(k) && !/^(tokenType|mfaTokenRequired|skipCredentialsValidation)$/.test(k) && !p.secret) missing.push(`${where}.${k}`);
       }
     };
     check("config", schema.config.variables);
