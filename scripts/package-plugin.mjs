@@ -9,8 +9,13 @@
 //
 //   node scripts/package-plugin.mjs [--platform linux-amd64,linux-arm64,windows-amd64] [--out artifacts]
 //
-// A tarball built from the same bundle and Node binary is taken from the cache folder
+// A tarball built from the same bundle, entry, Node binary and build (this script, scripts/bundle.mjs, the
+// code cache's loader, postject's and tar's versions, strip) is taken from the cache folder
 // ${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account/plugin (the last one of each platform is kept).
+//
+// Nothing of the build machine goes in: the SEA config names its files relative to the build folder
+// (Node keeps the entry's path in the blob and in the entry's code cache), the plugin's code is compiled
+// under a fixed name, and the tar entry has uid/gid 0 and no user or group name (as npm packs).
 //
 // Prints one line per tarball written. Platforms:
 // - this machine's platform (linux-amd64 here): its own Node binary (process.execPath), stripped, with
