@@ -215,7 +215,7 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
       if (existsSync(cached)) {
         copyFileSync(cached, tarball);
         written.push(tarball);
-        log(`${path.relative(process.cwd(), tarball)}: from the cache (same bundle and Node binary) in ${Date.now() - t0} ms`);
+        log(`${path.relative(process.cwd(), tarball)}: from the cache (same bundle, Node binary and build) in ${Date.now() - t0} ms`);
         continue;
       }
       const dir = path.join(work, platform);
