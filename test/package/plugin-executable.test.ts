@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
 import * as tar from "tar";
 import { compileBundle } from "../../provider/shared/load-bundle";
+import { _spawnProvider, _stopProvider } from "../support/engine/provider-host";
 import { _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 
@@ -77,6 +78,8 @@ describe("package:plugin: the executable it builds", function () {
   this.timeout(600_000);
   const tmp = _useTempDirs();
   let exe: Buffer;
+  let exePath: string;
+  let home: string;
   let tarball: string;
   let blob: SeaBlob;
   let buildLog: string;
@@ -93,8 +96,19 @@ describe("package:plugin: the executable it builds", function () {
     mkdirSync(unpacked);
     await tar.extract({ file: tarball, cwd: unpacked });
     assert.deepEqual(readdirSync(unpacked), ["pulumi-resource-dns-account"], buildLog);
-    exe = readFileSync(path.join(unpacked, "pulumi-resource-dns-account"));
+    exePath = path.join(unpacked, "pulumi-resource-dns-account");
+    home = dir;
+    exe = readFileSync(exePath);
     blob = seaBlob(exe);
+  });
+
+  it("runs as Pulumi starts it, with no node on PATH: it prints its port (Node found its blob under the name it looks for)", async () => {
+    const plugin = await _spawnProvider(exePath, ["127.0.0.1:1"], { cwd: home, env: { PATH: "/nonexistent", HOME: home } });
+    try {
+      assert.ok(plugin.port > 0);
+    } finally {
+      await _stopProvider(plugin.child);
+    }
   });
 
   it("holds the plugin's code and V8's code cache of it as assets, and the entry's code cache (useCodeCache)", () => {
