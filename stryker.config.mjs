@@ -1,13 +1,14 @@
 // Mutation testing of the credential chain, the provider toolkit and the export (issue 22 §8):
 //   npm run mutation                          # every group, one after the other is faster: see below
 //   MUTATION_GROUP=credentials npm run mutation
-// StrykerJS 10 needs Node.js >= 22 (the package itself still supports 20).
+// StrykerJS 9.6 (10.x and its Babel 8 need Node.js >= 22; the package and its development support 20).
+//   npx stryker run --mutate scripts/package-plugin.mjs …   # one file, with MUTATION_SPEC naming its tests
 //
 // Stryker's command runner: mutants go into the TypeScript sources of a sandbox (.stryker-tmp/), tsc
 // compiles it once, and for each mutant the group's mocha command runs with the mutant switched on by
 // the __STRYKER_ACTIVE_MUTANT__ variable. Child processes inherit it, so the CLI binary and the
-// provider hosts the tests start run the mutant too (the mocha runner would only see the test process;
-// its 10.0.0 also cannot load mocha 12). Fast tests come first and --bail stops at the first failure.
+// provider hosts the tests start run the mutant too (the mocha runner would only see the test process).
+// Fast tests come first and --bail stops at the first failure.
 
 /** Each group: the files it mutates and the compiled tests that exercise them. */
 const GROUPS = {
@@ -25,6 +26,12 @@ const GROUPS = {
   toolkit: {
     mutate: ["provider/shared/*.ts"],
     spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/exit-revocation.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
+  },
+  // Each run of these tests builds the executable (about a minute): narrow it with a line range,
+  // e.g. --mutate scripts/package-plugin.mjs:200-240.
+  packaging: {
+    mutate: ["scripts/package-plugin.mjs"],
+    spec: ["dist/test/scripts/package-plugin.test.js", "dist/test/package/plugin-executable.test.js"],
   },
   export: {
     mutate: ["provider/export.ts", "cli/commands/export.ts"],

@@ -9,8 +9,13 @@
 //
 //   node scripts/package-plugin.mjs [--platform linux-amd64,linux-arm64,windows-amd64] [--out artifacts]
 //
-// A tarball built from the same bundle and Node binary is taken from the cache folder
+// A tarball built from the same bundle, entry, Node binary and build (this script, scripts/bundle.mjs, the
+// code cache's loader, postject's and tar's versions, strip) is taken from the cache folder
 // ${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account/plugin (the last one of each platform is kept).
+//
+// Nothing of the build machine goes in: the SEA config names its files relative to the build folder
+// (Node keeps the entry's path in the blob and in the entry's code cache), the plugin's code is compiled
+// under a fixed name, and the tar entry has uid/gid 0 and no user or group name (as npm packs).
 //
 // Prints one line per tarball written. Platforms:
 // - this machine's platform (linux-amd64 here): its own Node binary (process.execPath), stripped, with
@@ -36,6 +41,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import * as tar from "tar";
 import { grpcInside } from "./bundle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -92,10 +98,12 @@ export async function bundle() {
   const esbuild = require("esbuild");
   const result = await esbuild.build({ ...BUILD, entryPoints: [path.join(root, "provider", "plugin", "start.ts")], metafile: true, keepNames: true, plugins: [grpcInside()] });
   const inputs = Object.keys(result.metafile.inputs);
+  // By the end of the path: a linked node_modules (a mutation-testing sandbox) gives its inputs as "../…/node_modules/…".
+  const holds = (file) => inputs.some((i) => i === file || i.endsWith(`/${file}`));
   for (const needed of ["node_modules/undici/lib/dispatcher/agent.js", "node_modules/@pulumi/pulumi/proto/provider_grpc_pb.js", "provider/schema/schema.json", "provider/plugin/grpc-bundled.ts"]) {
-    if (!inputs.includes(needed)) throw new Error(`the bundle lacks ${needed}`);
+    if (!holds(needed)) throw new Error(`the bundle lacks ${needed}`);
   }
-  if (inputs.includes("provider/plugin/grpc-installed.ts")) throw new Error("the bundle holds grpc-installed.ts, whose createRequire finds nothing in the executable");
+  if (holds("provider/plugin/grpc-installed.ts")) throw new Error("the bundle holds grpc-installed.ts, whose createRequire finds nothing in the executable");
   // The shebang: the executable runs the script as a module body, where `#!` is not JavaScript.
   const text = result.outputFiles[0].text.replace(/^#!.*\n/, "");
   selfContained(result, text, "the bundle");
@@ -154,6 +162,17 @@ fs.writeFileSync(${JSON.stringify(out)}, r.script.createCachedData());`;
   return out;
 }
 
+/**
+ * What else goes into an executable than the bundle, the entry and the Node binary, for the cache's key:
+ * this script and the bundle script (their options, the SEA config), the loader the code cache is made
+ * with, the versions of postject and tar, and whether `strip` is there. A change to any of them builds anew.
+ */
+function buildTools() {
+  const files = [fileURLToPath(import.meta.url), path.join(root, "scripts", "bundle.mjs"), path.join(root, "dist", "provider", "shared", "load-bundle.js")];
+  const versions = ["postject", "tar"].map((p) => JSON.parse(readFileSync(require.resolve(`${p}/package.json`), "utf8")).version);
+  return [...files.map((f) => (existsSync(f) ? sha256(f) : "none")), ...versions, hasStrip()];
+}
+
 /** Whether `strip` is there for this machine's binaries. */
 function hasStrip() {
   try {
@@ -193,12 +212,12 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
       const tarball = path.join(outDir, tarballName(version, platform));
       const node = nodeBinary(platform);
       const { size, mtimeMs } = statSync(node);
-      const key = createHash("sha256").update(JSON.stringify([text, mainText, spec, process.version, node, size, mtimeMs, version])).digest("hex").slice(0, 16);
+      const key = createHash("sha256").update(JSON.stringify([text, mainText, spec, process.version, node, size, mtimeMs, version, buildTools()])).digest("hex").slice(0, 16);
       const cached = path.join(cacheDir, `${platform}-${key}.tar.gz`);
       if (existsSync(cached)) {
         copyFileSync(cached, tarball);
         written.push(tarball);
-        log(`${path.relative(process.cwd(), tarball)}: from the cache (same bundle and Node binary) in ${Date.now() - t0} ms`);
+        log(`${path.relative(process.cwd(), tarball)}: from the cache (same bundle, Node binary and build) in ${Date.now() - t0} ms`);
         continue;
       }
       const dir = path.join(work, platform);
@@ -207,9 +226,11 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
       const config = path.join(dir, "sea-config.json");
       // The plugin's code is an asset the entry compiles after printing the port (provider/plugin/sea.ts),
       // with V8's code cache of it as a second asset where this Node is the executable's.
-      const assets = { "plugin.js": asset, ...(spec.codeCache ? { "plugin.js.cache": codeCache(asset, dir) } : {}) };
-      writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: spec.codeCache, assets }));
-      execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
+      const assets = { "plugin.js": "plugin.js", ...(spec.codeCache ? { "plugin.js.cache": path.relative(work, codeCache(asset, dir)) } : {}) };
+      // Paths relative to the build folder, where Node runs: the blob keeps the entry's path as given (and the
+      // entry's code cache its name), so an absolute one would carry the build machine's folders.
+      writeFileSync(config, JSON.stringify({ main: "sea.js", output: path.relative(work, blob), disableExperimentalSEAWarning: true, useCodeCache: spec.codeCache, assets }));
+      execFileSync(process.execPath, ["--experimental-sea-config", config], { cwd: work, stdio: "pipe" });
       const exe = path.join(dir, spec.exe);
       copyFileSync(node, exe);
       chmodSync(exe, 0o755);
@@ -218,7 +239,8 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
       // postject's own CLI, whose stderr (LIEF's notes on the binary's sections) shows only on failure.
       const postject = path.join(path.dirname(require.resolve("postject/package.json")), "dist", "cli.js");
       execFileSync(process.execPath, [postject, exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE], { stdio: "pipe" });
-      execFileSync("tar", ["-czf", tarball, "-C", dir, spec.exe]);
+      // As npm packs: no owner, group or their names of the builder in the entry (uid and gid 0).
+      await tar.create({ file: tarball, gzip: true, portable: true, cwd: dir }, [spec.exe]);
       mkdirSync(cacheDir, { recursive: true });
       for (const old of readdirSync(cacheDir)) if (old.startsWith(`${platform}-`)) rmSync(path.join(cacheDir, old));
       copyFileSync(tarball, cached);

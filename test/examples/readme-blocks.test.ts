@@ -48,8 +48,8 @@ interface Handler {
   lang: string;
   /** The block's first line starts with this. */
   first: string;
-  /** …and its text contains this (for blocks whose first lines are alike). */
-  contains?: string;
+  /** …and its text contains this, or each of these (for blocks whose first lines are alike). */
+  contains?: string | string[];
   /** …and its text does not contain this. */
   excludes?: string;
   /** Lines of a shell block run otherwise, each with its reason. */
@@ -62,7 +62,8 @@ interface Handler {
 }
 
 function matches(h: Handler, b: FencedBlock): boolean {
-  return h.lang === b.lang && b.first.startsWith(h.first) && (h.contains === undefined || b.text.includes(h.contains)) && (h.excludes === undefined || !b.text.includes(h.excludes));
+  const contains = h.contains === undefined ? [] : [h.contains].flat();
+  return h.lang === b.lang && b.first.startsWith(h.first) && contains.every((c) => b.text.includes(c)) && (h.excludes === undefined || !b.text.includes(h.excludes));
 }
 
 /**
@@ -472,10 +473,11 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       { where: "docs/plugin.md", contains: undefined },
     ].map(
       ({ where, contains }): Handler => ({
-        title: `the plugin as one executable (${where}): npm run package:plugin in the clone, then pulumi plugin install --file`,
+        title: `the plugin as one executable (${where}): npm run package:plugin in a fresh clone, then pulumi plugin install --file`,
         lang: "sh",
-        first: "npm run package:plugin",
-        ...(contains ? { contains } : { excludes: "pip install" }),
+        // Whatever the block does first in the clone (npm ci), it builds the plugin with npm run package:plugin.
+        first: "npm ",
+        ...(contains ? { contains: ["npm run package:plugin", contains] } : { contains: "npm run package:plugin", excludes: "pip install" }),
         lines: [
           {
             line: "pulumi plugin install resource dns-account",
@@ -488,9 +490,14 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
         ],
         async run(block) {
           const pluginDir = mkdtempSync(path.join(tmp, "plugin-"));
-          // The plugin build's cache is the machine's (a fresh HOME would build the executable again).
+          // Issue 32 §5: a reader runs it in a clone as git gives it (no node_modules/, no dist/), not in the
+          // one the blocks above prepared: a fresh clone of the tree under test for each of these blocks.
+          const fresh = mkdtempSync(path.join(tmp, "fresh-clone-"));
+          await run("git", ["clone", "--quiet", snapshot, fresh]);
+          // The plugin build's cache is the machine's (a fresh HOME would build the executable again): its key
+          // covers everything that goes into the executable, the packaging scripts included (scripts/package-plugin.mjs).
           const cache = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache");
-          await runShell(this, block, { cwd: clone, env: { ...npmEnv(), XDG_CACHE_HOME: cache, PLUGIN_DIR: pluginDir } });
+          await runShell(this, block, { cwd: fresh, env: { ...npmEnv(), XDG_CACHE_HOME: cache, PLUGIN_DIR: pluginDir } });
           // Pulumi starts it with the engine's address; it prints its port, with no node anywhere on PATH.
           const plugin = await _spawnProvider(path.join(pluginDir, "pulumi-resource-dns-account"), ["127.0.0.1:1"], { cwd: home, env: { PATH: "/nonexistent", HOME: home } });
           try {

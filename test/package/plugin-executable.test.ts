@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { gunzipSync } from "node:zlib";
+import * as tar from "tar";
+import { compileBundle } from "../../provider/shared/load-bundle";
+import { _spawnProvider, _stopProvider } from "../support/engine/provider-host";
+import { _repoRoot } from "../support/helpers";
+import { _useTempDirs } from "../support/temp";
+
+const run = promisify(execFile);
+const root = _repoRoot();
+const VERSION = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+
+/** Node's single-executable blob (src/node_sea.cc): magic, flags, then length-prefixed fields. */
+const SEA_MAGIC = 0x0143da20;
+const SEA_FLAGS = { disableWarning: 1 << 0, useSnapshot: 1 << 1, useCodeCache: 1 << 2, includeAssets: 1 << 3 };
+
+interface SeaBlob {
+  flags: number;
+  codePath: string;
+  main: string;
+  codeCache: Buffer | undefined;
+  assets: Map<string, Buffer>;
+}
+
+/**
+ * The SEA blob postject injected into `exe`, read as Node 20 reads it: `u32 magic, u32 flags, str code_path,
+ * str main, [str code_cache when useCodeCache], [u64 count, count × (str key, str value) when includeAssets]`,
+ * each `str` a u64 length and its bytes. The one place of the magic that reads as a whole blob.
+ */
+function seaBlob(exe: Buffer): SeaBlob {
+  const magic = Buffer.alloc(4);
+  magic.writeUInt32LE(SEA_MAGIC);
+  for (let at = exe.indexOf(magic); at >= 0; at = exe.indexOf(magic, at + 1)) {
+    try {
+      let off = at + 4;
+      const str = (): Buffer => {
+        const n = Number(exe.readBigUInt64LE(off));
+        if (n > exe.length - off - 8) throw new RangeError("past the end");
+        off += 8;
+        const value = exe.subarray(off, off + n);
+        off += n;
+        return value;
+      };
+      const flags = exe.readUInt32LE(off);
+      off += 4;
+      if (flags >= 16) continue;
+      const codePath = str().toString("utf8");
+      const main = str().toString("utf8");
+      const codeCache = flags & SEA_FLAGS.useCodeCache ? str() : undefined;
+      const assets = new Map<string, Buffer>();
+      if (flags & SEA_FLAGS.includeAssets) {
+        const count = Number(exe.readBigUInt64LE(off));
+        off += 8;
+        if (count > 64) continue;
+        for (let i = 0; i < count; i++) assets.set(str().toString("utf8"), Buffer.from(str()));
+      }
+      if (!/^[\x20-\x7e]+$/.test(codePath)) continue;
+      return { flags, codePath, main, codeCache, assets };
+    } catch {
+      // not the blob
+    }
+  }
+  throw new Error("no SEA blob in the executable");
+}
+
+/**
+ * Issue 32 §4 and §6: the plugin's single executable as `npm run package:plugin` builds it, built for
+ * this suite into a fresh cache folder (so that it is what the current script builds). It carries the
+ * code cache of its plugin code, which this Node accepts; neither it nor its tarball carry the build
+ * machine's folders or its user.
+ */
+describe("package:plugin: the executable it builds", function () {
+  this.timeout(600_000);
+  const tmp = _useTempDirs();
+  let exe: Buffer;
+  let exePath: string;
+  let home: string;
+  let tarball: string;
+  let blob: SeaBlob;
+  let buildLog: string;
+
+  before(async () => {
+    const dir = tmp("dns-account-plugin-exe-");
+    const out = path.join(dir, "artifacts");
+    const env = { ...process.env, XDG_CACHE_HOME: path.join(dir, "cache") };
+    const started = Date.now();
+    const r = await run(process.execPath, [path.join(root, "scripts", "package-plugin.mjs"), "--out", out], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
+    buildLog = `${r.stdout}${r.stderr}(${Date.now() - started} ms)`;
+    tarball = path.join(out, `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`);
+    const unpacked = path.join(dir, "unpacked");
+    mkdirSync(unpacked);
+    await tar.extract({ file: tarball, cwd: unpacked });
+    assert.deepEqual(readdirSync(unpacked), ["pulumi-resource-dns-account"], buildLog);
+    exePath = path.join(unpacked, "pulumi-resource-dns-account");
+    home = dir;
+    exe = readFileSync(exePath);
+    blob = seaBlob(exe);
+  });
+
+  it("runs as Pulumi starts it, with no node on PATH: it prints its port (Node found its blob under the name it looks for)", async () => {
+    const plugin = await _spawnProvider(exePath, ["127.0.0.1:1"], { cwd: home, env: { PATH: "/nonexistent", HOME: home } });
+    try {
+      assert.ok(plugin.port > 0);
+    } finally {
+      await _stopProvider(plugin.child);
+    }
+  });
+
+  it("holds the plugin's code and V8's code cache of it as assets, and the entry's code cache (useCodeCache)", () => {
+    assert.deepEqual([...blob.assets.keys()].sort(), ["plugin.js", "plugin.js.cache"]);
+    assert.ok(blob.flags & SEA_FLAGS.useCodeCache, "the blob was made with useCodeCache");
+    assert.ok(blob.codeCache && blob.codeCache.length > 0);
+    assert.ok(blob.flags & SEA_FLAGS.disableWarning);
+    assert.equal(blob.flags & SEA_FLAGS.useSnapshot, 0);
+    assert.ok(blob.assets.get("plugin.js.cache")!.length > 100_000, `a code cache of the plugin's code, not ${blob.assets.get("plugin.js.cache")!.length} bytes`);
+  });
+
+  it("the plugin's code cache is one this Node (the executable's) accepts for the code beside it, under the name the entry compiles it by", () => {
+    const text = blob.assets.get("plugin.js")!.toString("utf8");
+    // provider/plugin/sea.ts compiles it as "pulumi-resource-dns-account/plugin.js".
+    const script = compileBundle("pulumi-resource-dns-account/plugin.js", text, blob.assets.get("plugin.js.cache"));
+    assert.equal(script.cachedDataRejected, false);
+  });
+
+  it("carries no absolute path of the build machine: not the checkout's, not the build folder's, not the user's home", () => {
+    assert.ok(!blob.codePath.startsWith("/") && !path.isAbsolute(blob.codePath), `the entry's path in the blob: ${blob.codePath}`);
+    const needles = [root, path.join(root, "artifacts"), "/artifacts/.build/", "/.build/sea.js"];
+    if (os.homedir() !== "/") needles.push(`${os.homedir()}/`);
+    for (const needle of needles) assert.equal(exe.indexOf(needle), -1, `the executable holds "${needle}"`);
+  });
+
+  it("its tarball's entry carries no builder's user or group: uid and gid 0, no names, as npm packs", () => {
+    // The tar headers as written (ustar: name 0, mode 100, uid 108, gid 116, size 124, typeflag 156, uname 265, gname 297).
+    const data = gunzipSync(readFileSync(tarball));
+    const field = (h: Buffer, at: number, len: number): string => h.subarray(at, at + len).toString("latin1").replace(/\0.*$/s, "").trim();
+    const entries: { name: string; type: string; mode: number; uid: number; gid: number; uname: string; gname: string }[] = [];
+    for (let at = 0; at + 512 <= data.length; ) {
+      const h = data.subarray(at, at + 512);
+      if (h.every((b) => b === 0)) break;
+      const size = parseInt(field(h, 124, 12) || "0", 8);
+      entries.push({ name: field(h, 0, 100), type: field(h, 156, 1), mode: parseInt(field(h, 100, 8), 8), uid: parseInt(field(h, 108, 8) || "0", 8), gid: parseInt(field(h, 116, 8) || "0", 8), uname: field(h, 265, 32), gname: field(h, 297, 32) });
+      at += 512 + Math.ceil(size / 512) * 512;
+    }
+    assert.deepEqual(entries, [{ name: "pulumi-resource-dns-account", type: "0", mode: 0o755, uid: 0, gid: 0, uname: "", gname: "" }]);
+  });
+});
