@@ -454,9 +454,10 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       },
     },
     {
-      title: "the plugin's global install, from the packed tarball in the clone",
+      title: "the plugin's global install: npm ci && npm pack in the clone, then the packed tarball",
       lang: "sh",
-      first: "npm install -g ./pulumi-dns-account-",
+      first: "npm ci && npm pack",
+      contains: "npm install -g ./pulumi-dns-account-",
       async run(block) {
         await runShell(this, block, { cwd: clone, env: npmEnv() });
         // Pulumi starts it from PATH with the engine's address; it prints its port.
@@ -528,6 +529,38 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
         await compileProgram("overview-typescript", block);
       },
     },
+    {
+      title: "the resources page's program in TypeScript (the dynamic resources)",
+      lang: "typescript",
+      first: 'import { DedicatedIpv4, DnsServer, Token } from "pulumi-dns-account";',
+      notRun: NO_ENGINE,
+      async run(block) {
+        await compileProgram("resources-typescript", block);
+      },
+    },
+    {
+      title: "the resources page's program in Pulumi YAML: a whole Pulumi.yaml",
+      lang: "yaml",
+      first: "name: dns-account-resources",
+      notRun: "a YAML program runs under the pulumi CLI; it is checked against the plugin's schema (types, properties, enums, references), as examples/yaml-home-network is",
+      async run(block) {
+        const program = yaml.load(block.text) as Program & { name: string; runtime: string };
+        assert.equal(program.runtime, "yaml");
+        assert.deepEqual(problems(program, SCHEMA), []);
+      },
+    },
+    ...(["python", "go", "java"] as const).map(
+      (lang): Handler => ({
+        title: `the resources page's program in ${lang}: every class, argument and output it names is the schema's`,
+        lang,
+        first: { python: '"""A Token that rotates', go: "// A Token that rotates", java: "// A Token that rotates" }[lang],
+        notRun: `no language host for ${lang} can run here (see the overview's ${lang} example); the names the block uses are checked against the schema in ${lang}'s spelling`,
+        async run(block) {
+          // Java's own Map.of is no builder method of the SDK.
+          assert.deepEqual(_namesNotInSchema(block.text, lang, SCHEMA).filter((p) => !(lang === "java" && p === "builder method of")), []);
+        },
+      }),
+    ),
     {
       title: "the overview's example in Pulumi YAML",
       lang: "yaml",
