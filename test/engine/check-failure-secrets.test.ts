@@ -89,10 +89,16 @@ resources:
     properties:
       name: Home
 `;
-    const a = await stack(program, { "dns-account:baseUrl": emu.url, "dns-account:username": USERNAME, "dns-account:password": LITERAL_PASSWORD, "dns-account:refreshToken": LITERAL_REFRESH });
+    // Plaintext stack config (`--plaintext`: the CLI refuses a value that looks like a secret otherwise).
+    const plaintext = async (p: PulumiProject, values: Record<string, string>): Promise<void> => {
+      for (const [k, v] of Object.entries(values)) await p.pulumi("config", "set", "--plaintext", k, v);
+    };
+    const a = await stack(program, { "dns-account:baseUrl": emu.url, "dns-account:username": USERNAME });
+    await plaintext(a, { "dns-account:password": LITERAL_PASSWORD, "dns-account:refreshToken": LITERAL_REFRESH });
     const first = await failureOf(a.pulumi("preview"));
     assert.match(first, /has a problem/, first);
-    const b = await stack(program, { "dns-account:baseUrl": emu.url, "dns-account:apiKey": LITERAL_KEY, "dns-account:username": USERNAME, "dns-account:password": LITERAL_PASSWORD });
+    const b = await stack(program, { "dns-account:baseUrl": emu.url, "dns-account:username": USERNAME });
+    await plaintext(b, { "dns-account:apiKey": LITERAL_KEY, "dns-account:password": LITERAL_PASSWORD });
     const second = await failureOf(b.pulumi("preview"));
     assert.match(second, /has a problem/, second);
     _assertNoSecrets(first + second, withLowerCase([LITERAL_PASSWORD, LITERAL_REFRESH, LITERAL_KEY, a.env.PULUMI_CONFIG_PASSPHRASE!, b.env.PULUMI_CONFIG_PASSPHRASE!]));
