@@ -6,7 +6,11 @@
  * The order is the engine's (issue 25): the port first (./listen), then the gRPC server and what it
  * loads (grpc-js, node:http2, the generated message classes), while the engine dials; the npm bin opens
  * and prints the port before it even reads the bundle.
+ *
+ * The arguments are read as the engine writes them (./args: `--tracing <endpoint>`, `--logtostderr`,
+ * `-v=<level>`, then the engine's address).
  */
+import { parsePluginArgs } from "./args";
 import { pulumiMissing } from "./grpc-installed";
 import { announce, type Listener } from "./listen";
 
@@ -16,9 +20,10 @@ function fail(message: string): never {
 }
 
 /**
- * Starts the plugin (`pulumi-resource-dns-account <engine-address>`): prints the port (unless `listener`
- * is one already printed, as the npm bin's), then serves on it. `started` runs once the server takes the
- * port's connections (the npm bin refreshes its code cache there).
+ * Starts the plugin (`pulumi-resource-dns-account [flags] <engine-address>`): prints the port (unless
+ * `listener` is one already printed, as the npm bin's), then serves on it. `started` runs once the server
+ * takes the port's connections (the npm bin refreshes its code cache there). Wrong arguments end the
+ * process (status 1, the flag named on stderr).
  *
  * @example
  * ```ts
@@ -29,10 +34,10 @@ export function start(listener?: Listener, started?: () => void): void {
   const run = async (): Promise<void> => {
     const missing = pulumiMissing();
     if (missing) fail(missing);
+    const args = parsePluginArgs(process.argv.slice(2));
     const port = listener ?? (await announce());
-    const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
     const { serve } = require("./server") as typeof import("./server");
-    await serve(args[0], port);
+    await serve(args.engineAddress, port);
     started?.();
   };
   run().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
