@@ -8,10 +8,14 @@
  * and prints the port before it even reads the bundle.
  *
  * The arguments are read as the engine writes them (./args: `--tracing <endpoint>`, `--logtostderr`,
- * `-v=<level>`, then the engine's address).
+ * `-v=<level>`, then the engine's address). Once serving, the plugin watches its engine (./engine-watch)
+ * and, when it is gone (a SIGKILL of `pulumi up` never stops its plugins), stops listening, revokes the
+ * refresh tokens its password logins minted and exits: within 20 s.
  */
+import { revokeMintedNow } from "../shared/exit-revocation";
 import { parsePluginArgs } from "./args";
-import { pulumiMissing } from "./grpc-installed";
+import { grpcHealthCheck, watchEngine } from "./engine-watch";
+import { grpcPieces, pulumiMissing } from "./grpc-installed";
 import { announce, type Listener } from "./listen";
 
 function fail(message: string): never {
@@ -21,9 +25,9 @@ function fail(message: string): never {
 
 /**
  * Starts the plugin (`pulumi-resource-dns-account [flags] <engine-address>`): prints the port (unless
- * `listener` is one already printed, as the npm bin's), then serves on it. `started` runs once the server
- * takes the port's connections (the npm bin refreshes its code cache there). Wrong arguments end the
- * process (status 1, the flag named on stderr).
+ * `listener` is one already printed, as the npm bin's), then serves on it until the engine stops it or
+ * is gone. `started` runs once the server takes the port's connections (the npm bin refreshes its code
+ * cache there). Wrong arguments end the process (status 1, the flag named on stderr).
  *
  * @example
  * ```ts
@@ -37,10 +41,28 @@ export function start(listener?: Listener, started?: () => void): void {
     const args = parsePluginArgs(process.argv.slice(2));
     const port = listener ?? (await announce());
     const { serve } = require("./server") as typeof import("./server");
-    await serve(args.engineAddress, port);
+    const server = await serve(args.engineAddress, port);
+    const watch = watchEngine({
+      ...(args.engineAddress !== undefined ? { engineAddress: args.engineAddress } : {}),
+      engineAlive: grpcHealthCheck(grpcPieces().grpc),
+      parentPid: port.parentPid,
+      // Nothing is written then: stdout and stderr are pipes to the engine, which may be gone.
+      onGone: () => void stopAlone(server.close),
+    });
+    port.onDisconnect(() => watch.check());
     started?.();
   };
   run().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+}
+
+/**
+ * Ends the plugin whose engine is gone: no new connection or call is taken, the refresh tokens its
+ * password logins minted are revoked (for at most 5 s), then the process exits.
+ */
+async function stopAlone(close: () => Promise<void>): Promise<void> {
+  close().catch(() => undefined);
+  await revokeMintedNow();
+  process.exit(0);
 }
 
 /**
