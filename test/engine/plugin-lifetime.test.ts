@@ -128,10 +128,11 @@ outputs:
     assert.ok(destroy.includes(KEPT_WARNING), `the plugin's warning is shown:\n${destroy}`);
     _assertNoSecrets(up + destroy, [API_KEY, API_KEY.toLowerCase()]);
 
-    // What the real engine passed: the engine's own order, its address last.
+    // What the real engine passed: the engine's own order, its address last; a file:// trace becomes the
+    // engine's local tcp:// collector for its plugins.
     const starts = readdirSync(argvDir).map((f) => readFileSync(path.join(argvDir, f), "utf8").trimEnd().split("\n"));
     assert.ok(starts.length >= 2, `the plugin was started (${starts.length})`);
-    const shapes = new Set(starts.map((argv) => argv.map((a) => a.replace(/^file:\/\/.*\.trace$/, "<trace>").replace(/^127\.0\.0\.1:\d+$/, "<engine>")).join(" ")));
+    const shapes = new Set(starts.map((argv) => argv.map((a) => a.replace(/^tcp:\/\/127\.0\.0\.1:\d+$/, "<trace>").replace(/^127\.0\.0\.1:\d+$/, "<engine>")).join(" ")));
     assert.ok(shapes.has("--tracing <trace> <engine>"), [...shapes].join(" | "));
     assert.ok(shapes.has("-v=1 --tracing <trace> <engine>"), [...shapes].join(" | "));
     console.log(`      the engine started the plugin as: ${[...shapes].join(" | ")}`);
