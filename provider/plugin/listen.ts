@@ -14,10 +14,21 @@ export interface Listener {
   /** The port, on 127.0.0.1. */
   readonly port: number;
   /**
+   * The process's parent when the port was opened, before it was printed: the engine (or whatever started
+   * the plugin) was there then. Read this early because the plugin only learns later that it is orphaned
+   * (./engine-watch), when the parent it had may no longer be known.
+   */
+  readonly parentPid: number;
+  /**
    * Hands every connection, those waiting first, to `accept`, which must start reading it (a connection
    * arrives paused: its bytes stay in the kernel until then).
    */
   take(accept: (socket: net.Socket) => void): void;
+  /**
+   * Calls `fn` whenever a connection to the port closes, taken or not: the engine's closes when the
+   * engine goes away, killed or not (./engine-watch then checks whether it is gone).
+   */
+  onDisconnect(fn: () => void): void;
   /** Stops listening and ends the connections nobody took. */
   close(): Promise<void>;
 }
@@ -36,9 +47,14 @@ function ignore(): void {}
  * ```
  */
 export function listen(): Promise<Listener> {
+  const parentPid = process.ppid;
   const waiting: net.Socket[] = [];
+  const disconnected: (() => void)[] = [];
   let accept: ((socket: net.Socket) => void) | undefined;
   const server = net.createServer({ pauseOnConnect: true }, (socket) => {
+    socket.once("close", () => {
+      for (const fn of disconnected) fn();
+    });
     if (accept) return accept(socket);
     socket.on("error", ignore);
     waiting.push(socket);
@@ -49,12 +65,16 @@ export function listen(): Promise<Listener> {
       server.off("error", reject);
       resolve({
         port: (server.address() as net.AddressInfo).port,
+        parentPid,
         take(fn) {
           accept = fn;
           for (const socket of waiting.splice(0)) {
             socket.off("error", ignore);
             fn(socket);
           }
+        },
+        onDisconnect(fn) {
+          disconnected.push(fn);
         },
         close: () =>
           new Promise<void>((done) => {

@@ -6,8 +6,16 @@
  * The order is the engine's (issue 25): the port first (./listen), then the gRPC server and what it
  * loads (grpc-js, node:http2, the generated message classes), while the engine dials; the npm bin opens
  * and prints the port before it even reads the bundle.
+ *
+ * The arguments are read as the engine writes them (./args: `--tracing <endpoint>`, `--logtostderr`,
+ * `-v=<level>`, then the engine's address). Once serving, the plugin watches its engine (./engine-watch)
+ * and, when it is gone (a SIGKILL of `pulumi up` never stops its plugins), stops listening, revokes the
+ * refresh tokens its password logins minted and exits: within 20 s.
  */
-import { pulumiMissing } from "./grpc-installed";
+import { revokeMintedNow } from "../shared/exit-revocation";
+import { parsePluginArgs } from "./args";
+import { grpcHealthCheck, watchEngine } from "./engine-watch";
+import { grpcPieces, pulumiMissing } from "./grpc-installed";
 import { announce, type Listener } from "./listen";
 
 function fail(message: string): never {
@@ -16,9 +24,10 @@ function fail(message: string): never {
 }
 
 /**
- * Starts the plugin (`pulumi-resource-dns-account <engine-address>`): prints the port (unless `listener`
- * is one already printed, as the npm bin's), then serves on it. `started` runs once the server takes the
- * port's connections (the npm bin refreshes its code cache there).
+ * Starts the plugin (`pulumi-resource-dns-account [flags] <engine-address>`): prints the port (unless
+ * `listener` is one already printed, as the npm bin's), then serves on it until the engine stops it or
+ * is gone. `started` runs once the server takes the port's connections (the npm bin refreshes its code
+ * cache there). Wrong arguments end the process (status 1, the flag named on stderr).
  *
  * @example
  * ```ts
@@ -29,13 +38,31 @@ export function start(listener?: Listener, started?: () => void): void {
   const run = async (): Promise<void> => {
     const missing = pulumiMissing();
     if (missing) fail(missing);
+    const args = parsePluginArgs(process.argv.slice(2));
     const port = listener ?? (await announce());
-    const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
     const { serve } = require("./server") as typeof import("./server");
-    await serve(args[0], port);
+    const server = await serve(args.engineAddress, port);
+    const watch = watchEngine({
+      ...(args.engineAddress !== undefined ? { engineAddress: args.engineAddress } : {}),
+      engineAlive: grpcHealthCheck(grpcPieces().grpc),
+      parentPid: port.parentPid,
+      // Nothing is written then: stdout and stderr are pipes to the engine, which may be gone.
+      onGone: () => void stopAlone(server.close),
+    });
+    port.onDisconnect(() => watch.check());
     started?.();
   };
   run().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+}
+
+/**
+ * Ends the plugin whose engine is gone: no new connection or call is taken, the refresh tokens its
+ * password logins minted are revoked (for at most 5 s), then the process exits.
+ */
+async function stopAlone(close: () => Promise<void>): Promise<void> {
+  close().catch(() => undefined);
+  await revokeMintedNow();
+  process.exit(0);
 }
 
 /**

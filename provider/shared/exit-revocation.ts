@@ -10,7 +10,7 @@ import type { Session } from "../../sdk/session";
 // ends, so program runs (every preview and up) leave no live token behind. One set per process, shared by
 // every copy of the package, like the sessions themselves.
 const MINTED = Symbol.for("pulumi-dns-account.minted-sessions");
-/** How long revocation may hold up a process that was told to stop (the engine waits about a second). */
+/** How long revocation may hold up a process that was told to stop, or that stops on its own (the engine waits about a second). */
 const SIGNAL_REVOKE_MS = 5_000;
 
 interface Minted {
@@ -30,6 +30,23 @@ async function revokeMintedSessions(): Promise<void> {
   const sessions = [...m.sessions];
   m.sessions.clear();
   await Promise.allSettled(sessions.map((s) => s.revoke()));
+}
+
+/**
+ * Revokes now every password session of this process that is not revoked yet, waiting at most
+ * `withinMs` (default 5 s) for the service: for a process that is about to end on its own account, as
+ * the native plugin does when its engine is gone (provider/plugin/engine-watch.ts). A revocation that
+ * fails or takes longer is left to expire on its own.
+ *
+ * @example
+ * ```ts
+ * await revokeMintedNow();
+ * process.exit(0);
+ * ```
+ */
+export function revokeMintedNow(withinMs = SIGNAL_REVOKE_MS): Promise<void> {
+  const deadline = new Promise<void>((resolve) => setTimeout(resolve, withinMs).unref());
+  return Promise.race([revokeMintedSessions(), deadline]);
 }
 
 /**
@@ -56,8 +73,7 @@ export function revokeAtExit(session: Session): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const onSignal = (): void => {
       process.removeListener(signal, onSignal);
-      const deadline = new Promise<void>((resolve) => setTimeout(resolve, SIGNAL_REVOKE_MS).unref());
-      void Promise.race([revokeMintedSessions(), deadline]).finally(() => process.kill(process.pid, signal));
+      void revokeMintedNow().finally(() => process.kill(process.pid, signal));
     };
     process.on(signal, onSignal);
   }
