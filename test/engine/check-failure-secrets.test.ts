@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
-import { _assertNoSecrets, _errorText } from "../support/helpers";
+import { _assertNoSecrets, _errorText, _withLowerCase } from "../support/helpers";
 import { _installedProgram } from "../support/program";
 import { _dynamicMissing, _engineMissing, _inlineProject, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
 
@@ -11,11 +11,6 @@ const PASSWORD = "pw-CHECKS-Live-4e9a7c21";
 const LITERAL_PASSWORD = "pw-LITERAL-Typed-93b1d0ef";
 const LITERAL_REFRESH = "rt-LITERAL-Typed-6f27ac54";
 const LITERAL_KEY = "key-LITERAL-Typed-0d8e3b96";
-
-/** Each secret as it is and in lower case. */
-function withLowerCase(secrets: readonly string[]): string[] {
-  return [...new Set(secrets.flatMap((s) => [s, s.toLowerCase()]))];
-}
 
 /** What a failed `pulumi` command printed (stdout and stderr), or a failure of the test when it succeeded. */
 async function failureOf(run: Promise<unknown>): Promise<string> {
@@ -76,7 +71,7 @@ resources:
     const text = await failureOf(p.pulumi("preview"));
     assert.match(text, /has a problem/, text);
     assert.match(text, /refreshToken|password/, "the failure names the field in its reason");
-    _assertNoSecrets(text, withLowerCase([LITERAL_PASSWORD, LITERAL_REFRESH, p.env.PULUMI_CONFIG_PASSPHRASE!]));
+    _assertNoSecrets(text, _withLowerCase([LITERAL_PASSWORD, LITERAL_REFRESH, p.env.PULUMI_CONFIG_PASSPHRASE!]));
   });
 
   it("the plugin: a provider's plaintext dns-account:password beside dns-account:refreshToken, and an apiKey beside a password", async function () {
@@ -101,7 +96,7 @@ resources:
     await plaintext(b, { "dns-account:apiKey": LITERAL_KEY, "dns-account:password": LITERAL_PASSWORD });
     const second = await failureOf(b.pulumi("preview"));
     assert.match(second, /has a problem/, second);
-    _assertNoSecrets(first + second, withLowerCase([LITERAL_PASSWORD, LITERAL_REFRESH, LITERAL_KEY, a.env.PULUMI_CONFIG_PASSPHRASE!, b.env.PULUMI_CONFIG_PASSPHRASE!]));
+    _assertNoSecrets(first + second, _withLowerCase([LITERAL_PASSWORD, LITERAL_REFRESH, LITERAL_KEY, a.env.PULUMI_CONFIG_PASSPHRASE!, b.env.PULUMI_CONFIG_PASSPHRASE!]));
   });
 
   it("the plugin: credentials from a Token's output that the check refuses", async function () {
@@ -136,7 +131,7 @@ resources:
     assert.match(text, /has a problem/, text);
     assert.match(text, /credentials/, "the failure names credentials in its reason");
     await p.pulumi("destroy", "--yes");
-    _assertNoSecrets(text, withLowerCase([live, LITERAL_KEY, PASSWORD, p.env.PULUMI_CONFIG_PASSPHRASE!]));
+    _assertNoSecrets(text, _withLowerCase([live, LITERAL_KEY, PASSWORD, p.env.PULUMI_CONFIG_PASSPHRASE!]));
   });
 
   it("the plugin: a misspelled dns-account:apikey is a warning naming apiKey and the hint beside No credentials; a wrong API key fails the preview", async function () {
@@ -159,7 +154,7 @@ resources:
     assert.match(refused, /refused by the service[^]*invalid_api_key/, refused);
     await wrong.pulumi("config", "set", "dns-account:skipCredentialsValidation", "true");
     await wrong.pulumi("preview");
-    _assertNoSecrets(text + refused, withLowerCase([LITERAL_KEY, misspelled.env.PULUMI_CONFIG_PASSPHRASE!, wrong.env.PULUMI_CONFIG_PASSPHRASE!]));
+    _assertNoSecrets(text + refused, _withLowerCase([LITERAL_KEY, misspelled.env.PULUMI_CONFIG_PASSPHRASE!, wrong.env.PULUMI_CONFIG_PASSPHRASE!]));
   });
 
   it("dynamic resources: a Token's literal password beside a refreshToken", async function () {
@@ -173,6 +168,6 @@ new Token("automation", { baseUrl: ${JSON.stringify(emu.url)}, username: ${JSON.
     projects.push(p);
     const text = await failureOf(p.run("preview"));
     assert.match(text, /has a problem/, text);
-    _assertNoSecrets(text, withLowerCase([LITERAL_PASSWORD, LITERAL_REFRESH, p.env.PULUMI_CONFIG_PASSPHRASE!]));
+    _assertNoSecrets(text, _withLowerCase([LITERAL_PASSWORD, LITERAL_REFRESH, p.env.PULUMI_CONFIG_PASSPHRASE!]));
   });
 });

@@ -4,7 +4,7 @@ import path from "node:path";
 import ts from "typescript";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
-import { _assertNoSecrets, _repoRoot } from "../support/helpers";
+import { _assertNoSecrets, _refreshTokenAlive, _repoRoot, _withLowerCase } from "../support/helpers";
 import { _installedProgram } from "../support/program";
 import { _dynamicMissing, type InlineProject, _inlineProject, _skipWithout } from "../support/pulumi-cli";
 
@@ -16,11 +16,6 @@ const API_KEY = "key-DYNAMIC-3f9b27c1";
 function example(name: string): string {
   const source = readFileSync(path.join(_repoRoot(), "examples", name, "index.ts"), "utf8");
   return ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
-}
-
-/** Each secret as it is and in lower case (a hex dump or a case-folding encoder must not show it either). */
-function withLowerCase(secrets: string[]): string[] {
-  return [...new Set(secrets.flatMap((s) => [s, s.toLowerCase()]))];
 }
 
 /** The secrets a device's with-auth addresses embed: its DoH password, as given and percent-encoded. */
@@ -76,15 +71,7 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
   });
 
   /** Whether the service still honours a refresh token (a refresh grant with it). */
-  async function refreshTokenAlive(refreshToken: string): Promise<boolean> {
-    const res = await fetch(`${emu.url}/oapi/v1/oauth_token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }).toString(),
-    });
-    await res.arrayBuffer();
-    return res.status === 200;
-  }
+  const refreshTokenAlive = (refreshToken: string): Promise<boolean> => _refreshTokenAlive(emu.url, refreshToken);
 
   /** The Token's refresh token in the stack's state (`pulumi stack export --show-secrets`). */
   async function stateRefreshToken(p: InlineProject): Promise<string> {
@@ -142,7 +129,7 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
     assert.equal(emu.stats.revokeCalls, 2);
     assert.equal(await refreshTokenAlive(secondRefresh), false, "destroy revokes the refresh token at the service");
 
-    const secrets = withLowerCase([PASSWORD, firstRefresh, secondRefresh, String(accessToken?.value), String(newAccess?.value), p.env.PULUMI_CONFIG_PASSPHRASE!]);
+    const secrets = _withLowerCase([PASSWORD, firstRefresh, secondRefresh, String(accessToken?.value), String(newAccess?.value), p.env.PULUMI_CONFIG_PASSPHRASE!]);
     _assertNoSecrets(stateBefore + state + (await p.pulumi("stack", "export")), secrets);
     _assertNoSecrets(logs.join("\n"), secrets);
   });
@@ -193,7 +180,7 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
     for (const d of [laptop, router]) secrets.push(...dohSecrets((await user.devices.get(d.id)).dns_addresses as Record<string, unknown>));
     logs.push((await p.run("destroy")).stdout ?? "");
     assert.deepEqual(await inventory(user), before, "destroy leaves the account as it was");
-    _assertNoSecrets(state + afterRefresh + (await p.pulumi("stack", "export")), withLowerCase(secrets));
-    _assertNoSecrets(logs.join("\n"), withLowerCase(secrets));
+    _assertNoSecrets(state + afterRefresh + (await p.pulumi("stack", "export")), _withLowerCase(secrets));
+    _assertNoSecrets(logs.join("\n"), _withLowerCase(secrets));
   });
 });

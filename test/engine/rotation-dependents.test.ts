@@ -2,18 +2,13 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
-import { _assertNoSecrets } from "../support/helpers";
+import { _assertNoSecrets, _refreshTokenAlive, _withLowerCase } from "../support/helpers";
 import { _installedProgram } from "../support/program";
 import { _dynamicMissing, _engineMissing, type InlineProject, _inlineProject, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
 
 const USERNAME = "rotate@example.com";
 const PASSWORD = "pw-ROTATE-8c1f4e27";
 const API_KEY = "key-ROTATE-5be09d13";
-
-/** Each secret as it is and in lower case. */
-function withLowerCase(secrets: readonly string[]): string[] {
-  return [...new Set(secrets.flatMap((s) => [s, s.toLowerCase()]))];
-}
 
 /** The Token's refresh token in a `stack export --show-secrets` deployment. */
 function refreshTokenOf(exported: string): string {
@@ -107,15 +102,7 @@ describe("engine: rotating a Token keeps the resources that use its credentials 
   });
 
   /** Whether the service still honours a refresh token. */
-  async function alive(refreshToken: string): Promise<boolean> {
-    const res = await fetch(`${emu.url}/oapi/v1/oauth_token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }).toString(),
-    });
-    await res.arrayBuffer();
-    return res.status === 200;
-  }
+  const alive = (refreshToken: string): Promise<boolean> => _refreshTokenAlive(emu.url, refreshToken);
 
   it("the plugin (YAML): a keepers change replaces the Token; refresh, no-change preview, an update and destroy of its dependents work", async function () {
     _skipWithout(this, _engineMissing("yaml"));
@@ -155,7 +142,7 @@ describe("engine: rotating a Token keeps the resources that use its credentials 
     assert.equal((await user.devices.list()).some((d) => d.name === "CI runner"), false, "destroy deleted the device");
     assert.equal(await alive(second), false, "destroy revoked the Token");
     assert.equal(emu.stats.passwordGrants - grantsBefore, 2, "one login per Token, none for the dependents");
-    _assertNoSecrets(logs.join("\n"), withLowerCase([PASSWORD, first, second, p.env.PULUMI_CONFIG_PASSPHRASE!]));
+    _assertNoSecrets(logs.join("\n"), _withLowerCase([PASSWORD, first, second, p.env.PULUMI_CONFIG_PASSPHRASE!]));
   });
 
   it("dynamic resources (TypeScript): a keepers change replaces the Token; refresh, no-change preview, an update and destroy of its dependents work", async function () {
@@ -192,6 +179,6 @@ describe("engine: rotating a Token keeps the resources that use its credentials 
     assert.equal((await user.dnsServers.list()).some((s) => s.id === serverId), false, "destroy deleted the server");
     assert.equal(await alive(second), false, "destroy revoked the Token");
     assert.equal(emu.stats.passwordGrants - grantsBefore, 2, "one login per Token, none for the dependents");
-    _assertNoSecrets(logs.join("\n"), withLowerCase([PASSWORD, first, second, p.env.PULUMI_CONFIG_PASSPHRASE!]));
+    _assertNoSecrets(logs.join("\n"), _withLowerCase([PASSWORD, first, second, p.env.PULUMI_CONFIG_PASSPHRASE!]));
   });
 });

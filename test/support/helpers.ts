@@ -96,6 +96,22 @@ export function _assertNoSecrets(text: string, secrets: readonly string[]): void
   assert.deepEqual(leaked, [], "secrets leaked");
 }
 
+/** Each secret as it is and in lower case (a hex dump or a case-folding encoder must not show it either). */
+export function _withLowerCase(secrets: readonly string[]): string[] {
+  return [...new Set(secrets.flatMap((s) => [s, s.toLowerCase()]))];
+}
+
+/** Whether the service at `baseUrl` still honours a refresh token (a refresh grant with it answers 200). */
+export async function _refreshTokenAlive(baseUrl: string, refreshToken: string): Promise<boolean> {
+  const res = await fetch(`${baseUrl}/oapi/v1/oauth_token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }).toString(),
+  });
+  await res.arrayBuffer();
+  return res.status === 200;
+}
+
 /** Awaits a promise that must reject, and returns the error. */
 export async function _rejects(promise: Promise<unknown>): Promise<Error & { code?: string; field?: string; status?: number }> {
   try {
