@@ -119,8 +119,9 @@ describe("README and docs/: every code block runs as written", function () {
     npmUserConfig = (await run(npm, ["config", "get", "userconfig"])).stdout.trim();
 
     // me@example.com, the README's account: without MFA for the CLI, with it for the SDK block's MFA branch.
-    emu = await startEmulator({ users: [...DEFAULT_USERS, { username: "me@example.com", password: PASSWORD }] });
-    emuMfa = await startEmulator({ users: [...DEFAULT_USERS, { username: "me@example.com", password: PASSWORD, mfa: true }] });
+    // Reached through the TLS front as the real service's host: the emulator allows that name.
+    emu = await startEmulator({ users: [...DEFAULT_USERS, { username: "me@example.com", password: PASSWORD }], allowedHosts: [`${SERVICE_HOST}:443`] });
+    emuMfa = await startEmulator({ users: [...DEFAULT_USERS, { username: "me@example.com", password: PASSWORD, mfa: true }], allowedHosts: [`${SERVICE_HOST}:443`] });
     target = emu;
 
     // The service's host, played by the emulator: TLS with a throwaway certificate, then a CONNECT proxy.
