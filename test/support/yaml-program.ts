@@ -1,7 +1,7 @@
 // The schema check of Pulumi YAML programs, shared by examples/yaml-home-network and the README's YAML blocks.
 
 /** A property of the package schema (the parts the check reads). */
-export type Prop = { type?: string; $ref?: string; items?: Prop; additionalProperties?: Prop; properties?: Record<string, Prop>; required?: string[]; enum?: { value: string }[] };
+export type Prop = { type?: string; $ref?: string; items?: Prop; additionalProperties?: Prop; properties?: Record<string, Prop>; required?: string[]; enum?: { value: string; name?: string }[] };
 /** The package schema (provider/schema/schema.json), the parts the check reads. */
 export type Schema = {
   types: Record<string, Prop>;
@@ -137,8 +137,8 @@ export function _namesNotInSchema(text: string, lang: "python" | "go" | "csharp"
   const camel = (name: string) =>
     lang === "python" ? name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()) : name[0]!.toLowerCase() + name.slice(1);
   const out: string[] = [];
-  // Go names an enum's values as constants: DeviceTypeMAC.
-  const enumConstants = new Set(Object.entries(schema.types).flatMap(([token, t]) => (t.enum ?? []).map((e) => short(token) + e.value)));
+  // Go names an enum's values as constants, the type's name and the value's schema `name`: DeviceTypeMac.
+  const enumConstants = new Set(Object.entries(schema.types).flatMap(([token, t]) => (t.enum ?? []).map((e) => short(token) + (e.name ?? e.value))));
   const cls = (name: string) => {
     if (!classes.has(name.replace(/^New/, "").replace(/Args$/, "")) && !enumConstants.has(name)) out.push(`class ${name}`);
   };
