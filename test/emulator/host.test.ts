@@ -184,7 +184,10 @@ describe("emulator: the listening address", () => {
     try {
       e = await start({ host: "::1" });
     } catch (err) {
-      if (["EADDRNOTAVAIL", "EAFNOSUPPORT"].includes(String((err as { code?: string }).code))) this.skip(); // no IPv6 loopback here
+      if (["EADDRNOTAVAIL", "EAFNOSUPPORT"].includes(String((err as { code?: string }).code))) {
+        console.log("      skipped: this machine has no IPv6 loopback (::1); the IPv4 forms are tested above");
+        this.skip();
+      }
       throw err;
     }
     assert.equal(e.url, `http://[::1]:${e.port}`);

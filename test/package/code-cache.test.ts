@@ -130,7 +130,10 @@ describe("the bundles' code caches: written no more writable than the bundle, ne
 
   it("a cache owned by another user than the bundle's owner and the current one is not used", async function () {
     // Only root can give a file away: the suite runs as root on CI.
-    if (process.getuid?.() !== 0) this.skip();
+    if (process.getuid?.() !== 0) {
+      console.log("      skipped: only root can give a file to another user (CI runs as root)");
+      this.skip();
+    }
     const file = bundle(0o644);
     const cache = `${file}.cache`;
     writeFileSync(cache, cacheOf(file, FOREIGN));
