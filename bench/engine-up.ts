@@ -4,7 +4,7 @@
  * measured in the same run, rounds interleaved (the order rotates each round), medians printed:
  * - plugin face: a Pulumi YAML program through the npm-installed plugin (`pulumi up --yes --skip-preview`,
  *   `pulumi destroy --yes --skip-preview`, each a fresh `pulumi` process as a user runs it);
- * - dynamic face: a Node.js program with N `Device`s run as an Automation API inline program (its
+ * - dynamic face: a Node.js program with N `Device`s run by `pulumi up` through the Node.js language host (its
  *   `up()` and `destroy()` skip the preview too), from an `npm pack` install of this package;
  * - raw floor: a bare node process per phase, one login and exactly the requests the service needs
  *   (N POSTs, then N DELETEs) through undici `Pool(16)`, all in flight (./floor-ops).
@@ -16,7 +16,7 @@ import path from "node:path";
 import { startEmulator } from "../emulator";
 import { createClient } from "../sdk";
 import { _installedProgram, _runInProgram } from "../test/support/program";
-import { _dynamicMissing, _engineMissing, _engineVersion, _inlineProject, _pulumiProject } from "../test/support/pulumi-cli";
+import { _dynamicMissing, _engineMissing, _engineVersion, _nodeProgramProject, _pulumiProject } from "../test/support/pulumi-cli";
 
 const USERNAME = "bench@example.com";
 const PASSWORD = "bench-password-engine-up";
@@ -48,7 +48,7 @@ export async function engineUp(): Promise<void> {
   const yaml = _pulumiProject("dns-account-bench-yaml-", { PATH: path.join(installed, "node_modules", ".bin") });
   const resources = Array.from({ length: n }, (_, i) => `  d${i}:\n    type: dns-account:index:Device\n    properties:\n      name: Device ${i}\n      deviceType: LINUX\n      dnsServerId: ${server.id}\n`).join("");
   writeFileSync(path.join(yaml.dir, "Pulumi.yaml"), `name: dns-account-bench-yaml\nruntime: yaml\nresources:\n${resources}`);
-  const dynamic = _inlineProject("dns-account-bench-dynamic-", installed, {
+  const dynamic = _nodeProgramProject("dns-account-bench-dynamic-", installed, {
     "index.js": `const { Device } = require("pulumi-dns-account");
 for (let i = 0; i < ${n}; i++) new Device("d" + i, { name: "Device " + i, deviceType: "LINUX", dnsServerId: ${JSON.stringify(server.id)} });
 `,

@@ -30,6 +30,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 version="$(node -p 'require(process.argv[1]).packages["node_modules/@pulumi/pulumi"].version' "$root/package-lock.json")"
 yaml_version="${PULUMI_YAML_VERSION:-v1.25.0}"
+java_version="${PULUMI_JAVA_VERSION:-v1.12.0}"
 engine="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/engine/$version"
 bin="$engine/bin"
 unavailable="$engine/unavailable"
@@ -91,6 +92,11 @@ need=0
 [ "$(stamped pulumi)" = "v$version" ] || need=1
 [ "$(stamped "$dynamic_plugin")" = "v$version" ] || need=1
 [ "$(stamped pulumi-language-yaml)" = "$yaml_version" ] || need=1
+[ "$(stamped pulumi-converter-yaml)" = "$yaml_version" ] || need=1
+[ "$(stamped pulumi-language-java)" = "$java_version" ] || need=1
+for f in pulumi-language-python-exec pulumi-resource-pulumi-python; do
+  [ "$(stamped "$f")" = "v$version" ] || need=1
+done
 for host in "${want_hosts[@]}"; do
   [ "$(stamped "$host")" = "v$version" ] || need=1
 done
@@ -148,35 +154,83 @@ declare -A host_dir=(
   [pulumi-language-python]="sdk/python/cmd/pulumi-language-python"
   [pulumi-language-go]="sdk/go/pulumi-language-go"
 )
+# Where the proxy refuses a host (it does here: 403 for these pseudo-versions), its source comes from the
+# folder beside the clone that holds the three hosts exactly as pulumi/pulumi has them at that commit
+# (../shared/third_party/pulumi-language-hosts-v<version>/, or $PULUMI_LANGUAGE_HOSTS_DIR). With neither,
+# the script fails and names the host, the proxy's error and the folder it looked for.
+third_party="${PULUMI_LANGUAGE_HOSTS_DIR:-$(cd "$root/.." && pwd)/shared/third_party/pulumi-language-hosts-v$version}"
+failed_hosts=()
 for host in "${want_hosts[@]}"; do
   [ "$(stamped "$host")" = "v$version" ] && continue
   ref="${commit:-v$version}"
-  if dir="$(download "$host" "${host_module[$host]}@$ref")"; then
+  if dir="$(download "$host" "${host_module[$host]}@$ref" 2>/dev/null)"; then
     lay_out
     copy "$dir" "$src/${host_dir[$host]}"
     build "$src/${host_dir[$host]}" "$host" "v$version" "-X $cli_x.Version=v$version" .
+  elif [ -f "$third_party/${host_dir[$host]}/go.mod" ]; then
+    log "$host: the Go module proxy refuses ${host_module[$host]}@$ref; building it from $third_party/${host_dir[$host]}"
+    lay_out
+    copy "$third_party/${host_dir[$host]}" "$src/${host_dir[$host]}"
+    build "$src/${host_dir[$host]}" "$host" "v$version" "-X $cli_x.Version=v$version" .
+    rm -f "$unavailable/$host"
+  else
+    log "$host cannot be built: the Go module proxy refuses ${host_module[$host]}@$ref ($(cat "$unavailable/$host" 2>/dev/null || echo 'no error text')), and $third_party/${host_dir[$host]} has no go.mod"
+    failed_hosts+=("$host")
   fi
+done
+
+# What a Pulumi install carries beside the Python host, copied unedited from the sdk/v3 module download:
+# the executor the host runs (without it every Python program and `gen-sdk --language python` fail with
+# "missing executor") and the provider plugin of Python dynamic resources.
+for f in pulumi-language-python-exec:python/cmd/pulumi-language-python-exec pulumi-resource-pulumi-python:python/dist/pulumi-resource-pulumi-python; do
+  name="${f%%:*}"
+  [ "$(stamped "$name")" = "v$version" ] && continue
+  rm -f "$bin/.$name.version"
+  cp "$sdk_dir/${f#*:}" "$bin/$name.tmp"
+  chmod 755 "$bin/$name.tmp"
+  mv -f "$bin/$name.tmp" "$bin/$name"
+  printf '%s\n' "v$version" >"$bin/.$name.version"
+  log "installed $name v$version from the sdk/v3 module"
 done
 
 # pulumi-language-yaml lives in github.com/pulumi/pulumi-yaml, a module without replace lines: `go install
 # MODULE/cmd/pulumi-language-yaml@VERSION` builds it with the pkg and sdk its own go.mod names, as Pulumi's
 # releases bundle it (v1.25.0 does not compile against pkg v3.248.0: NewPluginLoader and NewContextWithRoot
 # changed). It speaks to the engine over gRPC only.
-if [ "$(stamped pulumi-language-yaml)" != "$yaml_version" ]; then
-  if download pulumi-language-yaml "github.com/pulumi/pulumi-yaml@$yaml_version" >/dev/null; then
-    t=$(date +%s)
-    log "building pulumi-language-yaml $yaml_version (nice, -p $jobs)"
-    rm -f "$bin/.pulumi-language-yaml.version"
-    (cd "$work" && GOBIN="$work/gobin" nice -n 10 go install -p "$jobs" -trimpath -ldflags "-s -w -X $yaml_x.Version=$yaml_version" \
-      "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@$yaml_version")
-    mv -f "$work/gobin/pulumi-language-yaml" "$bin/pulumi-language-yaml"
-    printf '%s\n' "$yaml_version" >"$bin/.pulumi-language-yaml.version"
-    log "built pulumi-language-yaml in $(($(date +%s) - t)) s"
+install_tool() { # <name> <module@version> <package> <version> <ldflags>
+  [ "$(stamped "$1")" = "$4" ] && return 0
+  download "$1" "$2" >/dev/null || { failed_hosts+=("$1"); return 0; }
+  local t=$(date +%s)
+  log "building $1 $4 (nice, -p $jobs)"
+  rm -f "$bin/.$1.version"
+  (cd "$work" && GOBIN="$work/gobin" nice -n 10 go install -p "$jobs" -trimpath -ldflags "-s -w $5" "$3@$4")
+  mv -f "$work/gobin/$1" "$bin/$1"
+  printf '%s\n' "$4" >"$bin/.$1.version"
+  log "built $1 in $(($(date +%s) - t)) s"
+}
+install_tool pulumi-language-yaml "github.com/pulumi/pulumi-yaml@$yaml_version" \
+  github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml "$yaml_version" "-X $yaml_x.Version=$yaml_version"
+# `pulumi convert --from yaml` runs this converter plugin (without it: "no converter plugin
+# 'pulumi-converter-yaml'"); it is built at the YAML host's version.
+install_tool pulumi-converter-yaml "github.com/pulumi/pulumi-yaml@$yaml_version" \
+  github.com/pulumi/pulumi-yaml/cmd/pulumi-converter-yaml "$yaml_version" "-X $yaml_x.Version=$yaml_version"
+
+# pulumi-language-java lives in github.com/pulumi/pulumi-java/pkg, at the version of the com.pulumi:pulumi
+# Java SDK that sdks/java uses. Its go.mod has replace lines, which `go install` refuses: it is built in a
+# writable copy of the module download.
+if [ "$(stamped pulumi-language-java)" != "$java_version" ]; then
+  if java_dir="$(download pulumi-language-java "github.com/pulumi/pulumi-java/pkg@$java_version")"; then
+    copy "$java_dir" "$work/pulumi-java-pkg"
+    build "$work/pulumi-java-pkg" pulumi-language-java "$java_version" \
+      "-X github.com/pulumi/pulumi-java/pkg/version.Version=$java_version" ./cmd/pulumi-language-java
+  else
+    failed_hosts+=(pulumi-language-java)
   fi
 fi
 
 log "done in $(($(date +%s) - start)) s"
-missing=""
-for host in "${want_hosts[@]}" pulumi-language-yaml "$dynamic_plugin"; do [ -x "$bin/$host" ] || missing="$missing $host"; done
-[ -z "$missing" ] || log "not built (the Go module proxy refuses them; see $unavailable):$missing"
+if [ "${#failed_hosts[@]}" -gt 0 ]; then
+  log "failed: not built: ${failed_hosts[*]} (the reasons are above and in $unavailable)"
+  exit 1
+fi
 printf '%s\n' "$bin"

@@ -1,5 +1,5 @@
-// Command go-home-network is the program `pulumi up` runs for this project (runtime: go); `go run ./run`
-// runs the same program through the Automation API (see README.md).
+// Command go-home-network is the program `pulumi up` builds and runs for this project (runtime: go; see
+// README.md).
 package main
 
 import (

@@ -1,8 +1,6 @@
 """A home network's DNS: one DNS server with its filtering settings and a laptop that uses it.
 
-`pulumi up` runs this file as the program; `run.py` (see README.md) runs the same `home_network`
-function as an inline program of Pulumi's Automation API, for machines without Pulumi's Python
-language host.
+`pulumi up` runs this file as the program (see README.md).
 """
 
 import pulumi

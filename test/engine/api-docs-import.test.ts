@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { _assertNoSecrets, _repoRoot } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _engineMissing, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 /** The `$ pulumi import …` lines of the generated API docs (docs/api-docs/<name>/_index.md), by page. */
 function importCommands(): { page: string; args: string[] }[] {
@@ -38,7 +38,7 @@ describe("engine: the API docs' pulumi import commands, as written", function ()
   let project: PulumiProject | undefined;
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     emu = await startEmulator({
       seed: {
         version: 1,

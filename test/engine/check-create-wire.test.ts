@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { _repoRoot } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _engineMissing, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 import type { WireRecord } from "../support/engine/wire-recorder";
 
 const API_KEY = "key-ENGINE-WIRE-5b0e93d2";
@@ -51,7 +51,7 @@ describe("engine: Check's answer and Create's properties on the wire", function 
   let records: string;
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     const installed = await _installedProgram();

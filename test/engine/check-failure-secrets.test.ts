@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { _assertNoSecrets, _errorText, _withLowerCase } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _dynamicMissing, _engineMissing, _inlineProject, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _dynamicMissing, _engineMissing, _nodeProgramProject, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 const USERNAME = "checks@example.com";
 const PASSWORD = "pw-CHECKS-Live-4e9a7c21";
@@ -53,7 +53,7 @@ describe("engine: check failures never print a secret", function () {
   }
 
   it("the plugin: a Token's literal password beside a refreshToken", async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     const p = await stack(
       `name: check-secrets
 runtime: yaml
@@ -75,7 +75,7 @@ resources:
   });
 
   it("the plugin: a provider's plaintext dns-account:password beside dns-account:refreshToken, and an apiKey beside a password", async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     const program = `name: check-secrets
 runtime: yaml
 resources:
@@ -100,7 +100,7 @@ resources:
   });
 
   it("the plugin: credentials from a Token's output that the check refuses", async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     const token = `name: check-secrets
 runtime: yaml
 resources:
@@ -135,7 +135,7 @@ resources:
   });
 
   it("the plugin: a misspelled dns-account:apikey is a warning naming apiKey and the hint beside No credentials; a wrong API key fails the preview", async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     const program = `name: check-secrets
 runtime: yaml
 resources:
@@ -158,8 +158,8 @@ resources:
   });
 
   it("dynamic resources: a Token's literal password beside a refreshToken", async function () {
-    _skipWithout(this, _dynamicMissing());
-    const p = _inlineProject("dns-account-engine-check-secrets-dyn-", installed, {
+    _failWithout(_dynamicMissing());
+    const p = _nodeProgramProject("dns-account-engine-check-secrets-dyn-", installed, {
       "index.js": `
 const { Token } = require("pulumi-dns-account");
 new Token("automation", { baseUrl: ${JSON.stringify(emu.url)}, username: ${JSON.stringify(USERNAME)}, password: ${JSON.stringify(LITERAL_PASSWORD)}, refreshToken: ${JSON.stringify(LITERAL_REFRESH)} });

@@ -1,21 +1,20 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import ts from "typescript";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _refreshTokenAlive, _repoRoot, _withLowerCase } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _dynamicMissing, type InlineProject, _inlineProject, _skipWithout } from "../support/pulumi-cli";
+import { _dynamicMissing, type NodeProgramProject, _nodeProgramProject, _failWithout } from "../support/pulumi-cli";
 
 const USERNAME = "ops@example.com";
 const PASSWORD = "pw-CLI-5a7e3c91";
 const API_KEY = "key-DYNAMIC-3f9b27c1";
 
-/** An example's index.ts as the CommonJS a user's `tsc` would make of it (the example itself, unedited). */
-function example(name: string): string {
-  const source = readFileSync(path.join(_repoRoot(), "examples", name, "index.ts"), "utf8");
-  return ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
+/** An example's files as they are in the repository (Pulumi.yaml, index.ts, package.json, rules.txt), unedited. */
+function example(name: string): Record<string, string> {
+  const dir = path.join(_repoRoot(), "examples", name);
+  return Object.fromEntries(readdirSync(dir).filter((f) => statSync(path.join(dir, f)).isFile() && f !== "README.md").map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
 }
 
 /** The secrets a device's with-auth addresses embed: its DoH password, as given and percent-encoded. */
@@ -44,20 +43,22 @@ function tokenUrn(deployment: unknown): string {
 
 /**
  * TypeScript dynamic resources under the real engine (`npm run engine`'s `pulumi`), each example program
- * run as it is (examples/rotation's Token, examples/home-network's account) from an `npm pack` install,
- * as an Automation API inline program: the SDK serves the engine in-process, so no Node.js language
- * host is needed, and the dynamic resources run in Pulumi's own pulumi-resource-pulumi-nodejs. Every
- * step is checked at the emulator, not only in what Pulumi reports.
+ * run as its README says (issue 33 §2): the example's folder as it is (examples/rotation's Token,
+ * examples/home-network's account), its package installed from `npm pack` beside @pulumi/pulumi and
+ * TypeScript (what `npm run example:install -- <name>` does), and `pulumi up` of the folder, which starts
+ * Pulumi's Node.js language host (`npm run engine` builds it) to compile and run index.ts; the dynamic
+ * resources run in Pulumi's own pulumi-resource-pulumi-nodejs. Every step is checked at the emulator, not
+ * only in what Pulumi reports.
  */
 describe("engine: TypeScript dynamic resources (examples/rotation, examples/home-network)", function () {
   this.timeout(600_000);
   let emu: Emulator;
   let user: Client;
   let installed: string;
-  const projects: InlineProject[] = [];
+  const projects: NodeProgramProject[] = [];
 
   before(async function () {
-    _skipWithout(this, _dynamicMissing());
+    _failWithout(_dynamicMissing());
     emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }] });
     emu.addApiKey(USERNAME, API_KEY);
     user = createClient({ baseUrl: emu.url, apiKey: API_KEY });
@@ -74,7 +75,7 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
   const refreshTokenAlive = (refreshToken: string): Promise<boolean> => _refreshTokenAlive(emu.url, refreshToken);
 
   /** The Token's refresh token in the stack's state (`pulumi stack export --show-secrets`). */
-  async function stateRefreshToken(p: InlineProject): Promise<string> {
+  async function stateRefreshToken(p: NodeProgramProject): Promise<string> {
     type Secret = { plaintext?: string };
     const deployment = JSON.parse(await p.pulumi("stack", "export", "--show-secrets")) as { deployment: { resources: { outputs?: { refreshToken?: string | Secret } }[] } };
     const held = deployment.deployment.resources.find((r) => r.outputs?.refreshToken)?.outputs?.refreshToken;
@@ -84,7 +85,7 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
   }
 
   it("examples/rotation's Token: up, no changes, rotation by up --replace, destroy revokes; secrets only as ciphertext", async () => {
-    const p = _inlineProject("dns-account-engine-token-", installed, { "index.js": example("rotation") });
+    const p = _nodeProgramProject("dns-account-engine-token-", installed, example("rotation"));
     projects.push(p);
     await p.config({
       "dns-account:baseUrl": { value: emu.url },
@@ -135,10 +136,7 @@ describe("engine: TypeScript dynamic resources (examples/rotation, examples/home
   });
 
   it("examples/home-network: up, no changes, a dashboard edit found by refresh and repaired by up, destroy; secrets only as ciphertext", async () => {
-    const p = _inlineProject("dns-account-engine-account-", installed, {
-      "index.js": example("home-network"),
-      "rules.txt": readFileSync(path.join(_repoRoot(), "examples", "home-network", "rules.txt"), "utf8"),
-    });
+    const p = _nodeProgramProject("dns-account-engine-account-", installed, example("home-network"))
     projects.push(p);
     await p.config({ "dns-account:baseUrl": { value: emu.url }, "dns-account:apiKey": { value: API_KEY, secret: true } });
     const before = await inventory(user);

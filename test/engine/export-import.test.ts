@@ -7,7 +7,7 @@ import { type AccountSeedInput, type Emulator, startEmulator } from "../../emula
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _engineMissing, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 const API_KEY = "key-ENGINE-EXPORT-5b1f7c92";
 
@@ -54,7 +54,7 @@ describe("engine: dns-account export, then pulumi import --file in a YAML progra
   let bin: string;
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     emu = await startEmulator({ seed: SEED });
     emu.addApiKey("user@example.com", API_KEY);
     dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });

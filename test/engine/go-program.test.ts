@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
-import { _repoRoot, _skipBecause } from "../support/helpers";
+import { _repoRoot } from "../support/helpers";
 import { _homeNetworkLife, _nodelessProject, _pluginTarball } from "../support/home-network-program";
-import { _engineBin, type PulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, _failWithout, type PulumiProject } from "../support/pulumi-cli";
 
 const run = promisify(execFile);
 const API_KEY = "key-ENGINE-GO-8c24e9b7";
@@ -16,14 +16,14 @@ const VERSION = (JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"),
 const EXAMPLE = path.join(_repoRoot(), "examples", "go-home-network");
 
 /**
- * examples/go-home-network under the real engine (issue 23 item 4, issue 24): a Go program written
- * against the SDK generated from our schema (sdks/go, through the example's `replace`), built with
- * `go build` (modules through the Go module proxy), and the plugin from `npm run package:plugin`'s
- * linux-amd64 tarball installed with `pulumi plugin install --file`. There is no `pulumi-language-go`
- * here (the proxy refuses it), so the example's driver (`./run`, Pulumi's Go Automation API) runs the
- * program as an inline program; the program's own `main` (what `pulumi up` runs with a Go language
- * host) is built too. PATH holds the engine's folder only: no Node.js, no Go language host (both
- * asserted). The life it goes through and what is checked at the emulator: see `_homeNetworkLife`.
+ * examples/go-home-network under the real engine as its users run it (issue 33 §2): a Go program written
+ * against the SDK generated from our schema, the plugin from `npm run package:plugin`'s linux-amd64
+ * tarball installed with `pulumi plugin install --file`, and `pulumi up` of the project folder
+ * (`runtime: go`), which starts `pulumi-language-go` (built by `npm run engine`); the host builds the
+ * program with `go build` (modules through the Go module proxy). The project is a copy of the example
+ * whose `replace` names this repository's sdks/go by its absolute path (the example's own `../../sdks/go`
+ * holds only inside the repository). PATH holds the engine's folder and Go's only: no Node.js
+ * (asserted). The life it goes through and what is checked at the emulator: see `_homeNetworkLife`.
  */
 describe("engine: a Go program through the generated SDK and the tarball plugin, without Node.js", function () {
   this.timeout(1_200_000);
@@ -31,31 +31,27 @@ describe("engine: a Go program through the generated SDK and the tarball plugin,
   let dashboard: Client;
   let root: string;
   let tarball: string;
-  let driver: string;
+  let goBin = "";
   const projects: PulumiProject[] = [];
 
   before(async function () {
-    if (!existsSync(path.join(_engineBin(), "pulumi"))) _skipBecause(this, `no pulumi in ${_engineBin()} (run "npm run engine")`);
+    _failWithout(_engineMissing("go"));
     try {
-      execFileSync("go", ["version"], { stdio: "ignore" });
+      goBin = path.dirname(execFileSync("/bin/sh", ["-c", "command -v go"], { encoding: "utf8" }).trim());
     } catch {
-      _skipBecause(this, "no go on PATH");
+      _failWithout("no go on PATH (the Go language host builds the program with it)");
     }
     root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-go-"));
     const started = Date.now();
     tarball = await _pluginTarball(root);
     const packaged = Date.now();
-    // Built from the example's own folder (its `replace` points at ../../sdks/go) into the temporary
-    // folder; -mod=readonly: go.mod and go.sum as committed must be enough.
+    // go vet in the example's own folder (its `replace` points at ../../sdks/go); -mod=readonly: go.mod
+    // and go.sum as committed must be enough, and nothing is written into the repository.
     const status = (): string => execFileSync("git", ["status", "--porcelain", "--ignored", "--", "examples/go-home-network", "sdks/go"], { cwd: _repoRoot(), encoding: "utf8" });
     const statusBefore = status();
-    driver = path.join(root, "run");
-    const build = { cwd: EXAMPLE, env: { ...process.env, GOFLAGS: "-mod=readonly -buildvcs=false" }, maxBuffer: 16 * 1024 * 1024 };
-    await run("go", ["build", "-o", driver, "./run"], build);
-    await run("go", ["build", "-o", path.join(root, "program"), "."], build);
-    await run("go", ["vet", "./..."], build);
-    console.log(`      plugin tarball in ${((packaged - started) / 1000).toFixed(1)} s; go build of the driver and the program, go vet in ${((Date.now() - packaged) / 1000).toFixed(1)} s`);
-    assert.equal(status(), statusBefore, "the build wrote nothing into the repository");
+    await run("go", ["vet", "./..."], { cwd: EXAMPLE, env: { ...process.env, GOFLAGS: "-mod=readonly -buildvcs=false" }, maxBuffer: 16 * 1024 * 1024 });
+    console.log(`      plugin tarball in ${((packaged - started) / 1000).toFixed(1)} s; go vet in ${((Date.now() - packaged) / 1000).toFixed(1)} s`);
+    assert.equal(status(), statusBefore, "go vet wrote nothing into the repository");
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
@@ -68,9 +64,11 @@ describe("engine: a Go program through the generated SDK and the tarball plugin,
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it("examples/go-home-network via ./run: up, no changes, refresh finds a dashboard edit, changed config updates, destroy; secrets only as ciphertext", async () => {
-    const project = await _nodelessProject("dns-account-engine-go-program-", [], projects);
+  it("examples/go-home-network by pulumi up (the Go language host builds it): up, no changes, refresh finds a dashboard edit, changed config updates, destroy; secrets only as ciphertext", async () => {
+    const project = await _nodelessProject("dns-account-engine-go-program-", [goBin], projects);
     cpSync(EXAMPLE, project.dir, { recursive: true });
-    await _homeNetworkLife({ project, driver: [driver], tarball, version: VERSION, baseUrl: emu.url, apiKey: API_KEY, dashboard });
+    await run("go", ["mod", "edit", `-replace=github.com/pulumi-dns-account/pulumi-dns-account/sdks/go=${path.join(_repoRoot(), "sdks", "go")}`], { cwd: project.dir });
+    project.env.GOFLAGS = "-mod=readonly -buildvcs=false";
+    await _homeNetworkLife({ project, runtime: "go", tarball, version: VERSION, baseUrl: emu.url, apiKey: API_KEY, dashboard });
   });
 });

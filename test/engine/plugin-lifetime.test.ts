@@ -7,7 +7,7 @@ import { KEPT_WARNING } from "../../provider/dedicated-ipv4/lifecycle";
 import { _assertNoSecrets } from "../support/helpers";
 import { _installedProgram } from "../support/program";
 import { _useTempDirs } from "../support/temp";
-import { _engineBin, _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _engineBin, _engineMissing, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 const USER = { username: "lifetime-engine@example.com", password: "pw-LIFETIME-ENGINE-3d81f0a6" };
 const API_KEY = "key-LIFETIME-ENGINE-5b27c9e4";
@@ -75,7 +75,7 @@ describe("engine: the plugin's arguments and its end when the engine is killed",
   const onLogin: (() => void)[] = [];
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     emu = await startEmulator({
       users: [USER],
       log: (line) => {

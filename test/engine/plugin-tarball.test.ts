@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _repoRoot } from "../support/helpers";
-import { _engineBin, _engineMissing, _grpcCalls, type PulumiProject, _pulumiProject, _skipWithout } from "../support/pulumi-cli";
+import { _engineBin, _engineMissing, _grpcCalls, type PulumiProject, _pulumiProject, _failWithout } from "../support/pulumi-cli";
 
 const run = promisify(execFile);
 const API_KEY = "key-ENGINE-TARBALL-7d2b94c1";
@@ -69,7 +69,7 @@ describe("engine: the plugin tarball, installed with `pulumi plugin install --fi
   };
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     out = mkdtempSync(path.join(os.tmpdir(), "dns-account-release-"));
     const started = Date.now();
     release = (await run(process.execPath, [path.join(_repoRoot(), "scripts", "release.mjs"), "--dry-run", "--platform", "linux-amd64", "--out", out], { cwd: _repoRoot(), maxBuffer: 16 * 1024 * 1024 })).stdout;

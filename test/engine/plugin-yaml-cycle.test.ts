@@ -6,7 +6,7 @@ import { DEFAULT_API_KEYS, type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _repoRoot } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineBin, _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _engineBin, _engineMissing, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 /** The emulator's two default users and their API keys: two accounts. */
 const [USER, KIDS] = DEFAULT_API_KEYS as [{ key: string; username: string }, { key: string; username: string }];
@@ -44,7 +44,7 @@ describe("engine: YAML programs through the plugin, their whole life", function 
   const onRequest: ((line: string) => void)[] = [];
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     emu = await startEmulator({
       limits: { devices: 40 },
       log: (line) => {

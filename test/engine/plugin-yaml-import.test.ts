@@ -5,7 +5,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { createClient } from "../../sdk";
 import { _assertNoSecrets } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _engineMissing, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 /**
  * The plugin with the real `pulumi` CLI (local file backend): a Pulumi YAML program, then `pulumi import`
@@ -20,7 +20,7 @@ describe("the plugin with the real pulumi CLI", function () {
   const API_KEY = "key-PULUMI-CLI-7e2a9d40";
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     const installed = await _installedProgram();

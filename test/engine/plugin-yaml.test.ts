@@ -4,7 +4,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, _grpcCalls, type GrpcCall, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _engineMissing, _grpcCalls, type GrpcCall, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 const API_KEY = "key-ENGINE-YAML-3c5e8a17";
 /** How the engine encodes an unknown value (a preview's not-yet-known output) in a protobuf Struct. */
@@ -38,7 +38,7 @@ describe("engine: a YAML program through the plugin", function () {
   let grpcLog: string;
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });

@@ -1,11 +1,11 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
-import { _repoRoot, _skipBecause } from "../support/helpers";
+import { _repoRoot } from "../support/helpers";
 import { _homeNetworkLife, _nodelessProject, _pluginTarball } from "../support/home-network-program";
-import { _engineBin, _engineVersion, type PulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, _engineVersion, _failWithout, type PulumiProject } from "../support/pulumi-cli";
 import { type PythonVenv, _pythonMissing, _pythonVenv, _sdkWheel } from "../support/python-venv";
 
 const API_KEY = "key-ENGINE-PYTHON-3f61a0d8";
@@ -13,16 +13,15 @@ const VERSION = (JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"),
 const EXAMPLE = path.join(_repoRoot(), "examples", "python-home-network");
 
 /**
- * examples/python-home-network under the real engine (issue 24; issue 23 item 4): a Python program
- * written against the SDK generated from our schema (the wheel built from a copy of sdks/python),
- * `pulumi` from PyPI at the version of our `@pulumi/pulumi` (3.248.0, so the engine and the language
- * SDK match) in a virtual environment, and the plugin from `npm run package:plugin`'s linux-amd64
- * tarball installed with `pulumi plugin install resource dns-account <version> --file`. There is no
- * `pulumi-language-python` here (the Go module proxy refuses it), so the example's driver `run.py` runs
- * the program's function as an Automation API inline program: the Python SDK serves the language
- * runtime itself and the real `pulumi` CLI connects to it. PATH holds the venv's `bin` and the engine's
- * folder only: no Node.js, no Python language host (both asserted). The life it goes through and what
- * is checked at the emulator: see `_homeNetworkLife`.
+ * examples/python-home-network under the real engine as its users run it (issue 33 §2): a Python
+ * program written against the SDK generated from our schema (the wheel built from a copy of
+ * sdks/python), `pulumi` from PyPI at the version of our `@pulumi/pulumi` (3.248.0, so the engine and
+ * the language SDK match) in a virtual environment made from the example's requirements.txt, the plugin
+ * from `npm run package:plugin`'s linux-amd64 tarball installed with `pulumi plugin install resource
+ * dns-account <version> --file`, and `pulumi up` of the project folder (`runtime: python`), which starts
+ * `pulumi-language-python` (built by `npm run engine`). PATH holds the venv's `bin` and the engine's
+ * folder only: no Node.js (asserted). The life it goes through and what is checked at the emulator: see
+ * `_homeNetworkLife`.
  */
 describe("engine: a Python program through the generated SDK and the tarball plugin, without Node.js", function () {
   this.timeout(900_000);
@@ -34,9 +33,9 @@ describe("engine: a Python program through the generated SDK and the tarball plu
   const projects: PulumiProject[] = [];
 
   before(async function () {
-    if (!existsSync(path.join(_engineBin(), "pulumi"))) _skipBecause(this, `no pulumi in ${_engineBin()} (run "npm run engine")`);
+    _failWithout(_engineMissing("python"));
     const noPython = _pythonMissing();
-    if (noPython) _skipBecause(this, noPython);
+    _failWithout(noPython);
     root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-python-"));
     const started = Date.now();
     tarball = await _pluginTarball(root);
@@ -61,9 +60,11 @@ describe("engine: a Python program through the generated SDK and the tarball plu
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it("examples/python-home-network via run.py: up, no changes, refresh finds a dashboard edit, changed config updates, destroy; secrets only as ciphertext", async () => {
+  it("examples/python-home-network by pulumi up (the Python language host, the venv on PATH): up, no changes, refresh finds a dashboard edit, changed config updates, destroy; secrets only as ciphertext", async () => {
     const project = await _nodelessProject("dns-account-engine-python-program-", [venv.bin], projects);
     cpSync(EXAMPLE, project.dir, { recursive: true });
-    await _homeNetworkLife({ project, driver: [venv.python, "run.py"], tarball, version: VERSION, baseUrl: emu.url, apiKey: API_KEY, dashboard });
+    // As the README says: the venv activated (its bin first on PATH), then `pulumi up` of the folder.
+    project.env.VIRTUAL_ENV = venv.dir;
+    await _homeNetworkLife({ project, runtime: "python", tarball, version: VERSION, baseUrl: emu.url, apiKey: API_KEY, dashboard });
   });
 });

@@ -4,7 +4,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _refreshTokenAlive, _withLowerCase } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _dynamicMissing, _engineMissing, type InlineProject, _inlineProject, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _dynamicMissing, _engineMissing, type NodeProgramProject, _nodeProgramProject, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 const USERNAME = "rotate@example.com";
 const PASSWORD = "pw-ROTATE-8c1f4e27";
@@ -105,7 +105,7 @@ describe("engine: rotating a Token keeps the resources that use its credentials 
   const alive = (refreshToken: string): Promise<boolean> => _refreshTokenAlive(emu.url, refreshToken);
 
   it("the plugin (YAML): a keepers change replaces the Token; refresh, no-change preview, an update and destroy of its dependents work", async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     const p = await _stackProject("dns-account-engine-rotation-", {
       program: YAML_PROGRAM,
       config: { "dns-account:baseUrl": emu.url, "dns-account:username": USERNAME, "dns-account:password": { secret: PASSWORD } },
@@ -146,8 +146,8 @@ describe("engine: rotating a Token keeps the resources that use its credentials 
   });
 
   it("dynamic resources (TypeScript): a keepers change replaces the Token; refresh, no-change preview, an update and destroy of its dependents work", async function () {
-    _skipWithout(this, _dynamicMissing());
-    const p: InlineProject = _inlineProject("dns-account-engine-rotation-dyn-", installed, { "index.js": DYNAMIC_PROGRAM });
+    _failWithout(_dynamicMissing());
+    const p: NodeProgramProject = _nodeProgramProject("dns-account-engine-rotation-dyn-", installed, { "index.js": DYNAMIC_PROGRAM });
     projects.push(p);
     await p.config({
       "dns-account:baseUrl": { value: emu.url },

@@ -5,7 +5,7 @@ import { startProviderHost } from "../support/engine/provider-host";
 import { _isSecret, type RecordedRequest } from "../support/engine/rpc-client";
 import { _cleanEnv, _closeAll } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _dynamicMissing, _grpcCalls, type InlineProject, _inlineProject, _skipWithout } from "../support/pulumi-cli";
+import { _dynamicMissing, _grpcCalls, type NodeProgramProject, _nodeProgramProject, _failWithout } from "../support/pulumi-cli";
 import { _useTempDirs } from "../support/temp";
 
 const USERNAME = "ops@example.com";
@@ -46,13 +46,13 @@ describe("engine: the stand-in dynamic-provider host gets what the real engine s
   this.timeout(600_000);
   const tmp = _useTempDirs();
   let emu: Emulator;
-  let project: InlineProject | undefined;
+  let project: NodeProgramProject | undefined;
   let grpcLog: string;
 
   before(async function () {
-    _skipWithout(this, _dynamicMissing());
+    _failWithout(_dynamicMissing());
     emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }] });
-    project = _inlineProject("dns-account-engine-honest-dyn-", await _installedProgram(), {
+    project = _nodeProgramProject("dns-account-engine-honest-dyn-", await _installedProgram(), {
       "index.js": `const { Token } = require("pulumi-dns-account");\nconst t = new Token("ci");\nexports.expiresAt = t.expiresAt;\n`,
     });
     grpcLog = path.join(path.dirname(project.dir), "grpc.jsonl");

@@ -5,7 +5,7 @@ import { startPlugin } from "../support/engine/plugin-host";
 import { _isSecret, _reveal, type RecordedRequest } from "../support/engine/rpc-client";
 import { _cleanEnv, _closeAll } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _engineMissing, _grpcCalls, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _engineMissing, _grpcCalls, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 import { _useTempDirs } from "../support/temp";
 
 const API_KEY = "key-HONEST-6d2f91a4";
@@ -46,7 +46,7 @@ describe("engine: the stand-in engine sends the plugin what the real engine send
   let grpcLog: string;
 
   before(async function () {
-    _skipWithout(this, _engineMissing("yaml"));
+    _failWithout(_engineMissing("yaml"));
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
     const installed = await _installedProgram();

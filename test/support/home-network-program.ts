@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Client } from "../../sdk";
@@ -24,9 +24,10 @@ export async function _pluginTarball(outDir: string): Promise<string> {
 }
 
 /**
- * A Pulumi project whose commands see no Node.js and no language host but YAML's: PATH is `dirs`
- * followed by the engine's folder, nothing else (asserted, with `command -v node` failing under it).
- * It is added to `projects` (before anything is asserted) for the caller to remove.
+ * A Pulumi project whose commands see no Node.js: PATH is `dirs` followed by the engine's folder, nothing
+ * else (asserted, with `command -v node` failing under it). The engine's folder holds every language host
+ * (`npm run engine`), as a Pulumi install does. It is added to `projects` (before anything is asserted)
+ * for the caller to remove.
  */
 export async function _nodelessProject(prefix: string, dirs: string[], projects: PulumiProject[]): Promise<PulumiProject> {
   const p = _pulumiProject(prefix);
@@ -34,21 +35,17 @@ export async function _nodelessProject(prefix: string, dirs: string[], projects:
   p.env.PATH = [...dirs, _engineBin()].join(path.delimiter);
   delete p.env.NODE_OPTIONS;
   delete p.env.PULUMI_ENGINE_BIN;
-  for (const dir of p.env.PATH.split(path.delimiter)) {
-    assert.ok(!existsSync(path.join(dir, "node")), `no node in ${dir}`);
-    const hosts = readdirSync(dir).filter((f) => f.startsWith("pulumi-language-"));
-    assert.deepEqual(hosts, dir === _engineBin() ? ["pulumi-language-yaml"] : [], `no language host but YAML's in ${dir}`);
-  }
+  for (const dir of p.env.PATH.split(path.delimiter)) assert.ok(!existsSync(path.join(dir, "node")), `no node in ${dir}`);
   await assert.rejects(run("/bin/sh", ["-c", "command -v node"], { env: p.env }), "command -v node finds nothing");
   return p;
 }
 
-/** What {@link _homeNetworkLife} needs: the project, the driver's command line, the account. */
+/** What {@link _homeNetworkLife} needs: the project, the account, the plugin. */
 export interface HomeNetworkLife {
-  /** A project holding one of the examples/<lang>-home-network programs, from {@link _nodelessProject}. */
+  /** A project holding one of the examples/<lang>-home-network programs as its folder, from {@link _nodelessProject}. */
   project: PulumiProject;
-  /** The driver's command line before its arguments (`[python, "run.py"]`, `[built ./run]`); run in the project folder. */
-  driver: string[];
+  /** The `runtime` the project's Pulumi.yaml must name (the language host `pulumi up` starts). */
+  runtime: string;
   /** The plugin tarball (`npm run package:plugin`) and its version. */
   tarball: string;
   version: string;
@@ -58,6 +55,19 @@ export interface HomeNetworkLife {
   dashboard: Client;
 }
 
+/**
+ * The counts of the "Resources:" summary `pulumi up`, `refresh` and `destroy` print (`+ 4 created`,
+ * `~ 2 updated`, `3 unchanged`, ...), by word.
+ */
+export function _resourceSummary(text: string): Record<string, number> {
+  const at = text.lastIndexOf("\nResources:");
+  assert.ok(at >= 0, `a Resources: summary in:\n${text}`);
+  const counts: Record<string, number> = {};
+  for (const m of text.slice(at).matchAll(/^\s+(?:[-+~]+|\+-)?\s*(\d+) (created|updated|deleted|replaced|unchanged|to create|to update|to delete|to replace)\b/gm)) {
+    counts[m[2]!] = Number(m[1]);
+  }
+  return counts;
+}
 /** Names and ids of an account's servers and devices. */
 async function inventory(client: Client): Promise<{ servers: string[]; devices: string[] }> {
   return {
@@ -67,13 +77,14 @@ async function inventory(client: Client): Promise<{ servers: string[]; devices: 
 }
 
 /**
- * The whole life of an examples/<lang>-home-network program through its Automation API driver under
- * the real engine, each step checked at the emulator: the plugin installed from the tarball with
+ * The whole life of an examples/<lang>-home-network program under the real engine, run as users run it:
+ * `pulumi up` of the project folder, which starts the `runtime`'s language host (`npm run engine`
+ * builds them all), each step checked at the emulator: the plugin installed from the tarball with
  * `pulumi plugin install --file`, `up` (the server's settings, the laptop, the look-ups reaching the
  * installed plugin), `preview --expect-no-changes`, a dashboard edit found by `refresh`, an update from
  * changed stack configuration (which repairs the edit too), `destroy` (the account as before). The API
  * key and the laptop's DoH password must appear in the state only as ciphertext, and nowhere in what
- * the driver printed.
+ * `pulumi` printed.
  */
 export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
   const { project: p, dashboard } = life;
@@ -83,22 +94,14 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
   await p.pulumi("stack", "init", "dev");
   await p.pulumi("config", "set", "dns-account:baseUrl", life.baseUrl);
   await p.pulumi("config", "set", "--secret", "dns-account:apiKey", life.apiKey);
-  const [file, ...pre] = life.driver;
-  const driver = async (...args: string[]): Promise<string> => {
-    try {
-      return (await run(file!, [...pre, ...args], { cwd: p.dir, env: p.env, maxBuffer: 64 * 1024 * 1024 })).stdout;
-    } catch (err) {
-      const e = err as Error & { stdout?: string; stderr?: string };
-      e.message = `driver ${args[0]} failed: ${e.message}\n--- stdout\n${e.stdout ?? ""}\n--- stderr\n${e.stderr ?? ""}`;
-      throw e;
-    }
-  };
+  assert.match(readFileSync(path.join(p.dir, "Pulumi.yaml"), "utf8"), new RegExp(`^runtime: ${life.runtime}$`, "m"), "the project names its runtime");
   const before = await inventory(dashboard);
   const logs: string[] = [];
 
   // up: the server with its settings, the laptop on it; the look-ups picked the security list and TikTok.
-  const up = await driver("up");
+  const up = await p.pulumi("up", "--yes", "--skip-preview");
   logs.push(up);
+  assert.equal(_resourceSummary(up).created, 3, up);
   const serverId = (await p.pulumi("stack", "output", "serverId")).trim();
   const deviceId = (await p.pulumi("stack", "output", "deviceId")).trim();
   const server = await dashboard.dnsServers.get(serverId);
@@ -114,9 +117,14 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
   assert.equal(device.name, "Laptop");
   assert.equal(device.device_type, "LINUX");
   assert.equal(device.dns_server_id, serverId);
-  assert.match(up, /^output laptopAddressesWithAuth: \[secret\]$/m);
-  assert.match(up, /^output blockedServices: \["tiktok"\]$/m);
-  assert.match(up, new RegExp(`^output serverId: "${serverId}"$`, "m"));
+  const outputs = JSON.parse(await p.pulumi("stack", "output", "--json")) as Record<string, unknown>;
+  assert.equal(outputs.laptopAddressesWithAuth, "[secret]", "the addresses with the DoH password are a secret output");
+  assert.deepEqual(outputs.blockedServices, ["tiktok"]);
+  assert.equal(outputs.serverId, serverId);
+  // An object output keeps the language's own property names: dnsOverHttpsUrl, dns_over_https_url (Python).
+  const addresses = outputs.laptopAddresses as Record<string, unknown>;
+  assert.match(String(addresses.dnsOverHttpsUrl ?? addresses.dns_over_https_url), /^https:\/\/[0-9a-f]+\.dns\./, JSON.stringify(addresses));
+  assert.match(up, /Outputs:[\s\S]*laptopAddressesWithAuth: \[secret\]/, "up prints the secret output as [secret]");
   const calls = _grpcCalls(grpcLog);
   const info = calls.find((c) => c.method === "/pulumirpc.ResourceProvider/GetPluginInfo" && c.response.version);
   assert.equal(info?.response.version, life.version, "the engine ran the installed plugin");
@@ -129,14 +137,16 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
   const methods = [...new Set(calls.filter((c) => c.method.startsWith("/pulumirpc.ResourceProvider/")).map((c) => c.method.split("/").pop()))];
   console.log(`      the engine called: ${methods.join(", ")}`);
 
-  const preview = await driver("preview", "--expect-no-changes");
+  const preview = await p.pulumi("preview", "--expect-no-changes");
   logs.push(preview);
-  assert.match(preview, /^changes: \{"same":3\}$/m, preview);
+  assert.equal(_resourceSummary(preview).unchanged, 3, preview);
 
   // A dashboard edit: the laptop renamed and the server's TTL changed through the API; refresh finds both.
   await dashboard.devices.update(deviceId, { name: "Laptop (dashboard)" });
   await dashboard.dnsServers.updateSettings(serverId, { block_ttl_seconds: 300 });
-  logs.push(await driver("refresh"));
+  const refresh = await p.pulumi("refresh", "--yes", "--skip-preview");
+  logs.push(refresh);
+  assert.equal(_resourceSummary(refresh).updated, 2, refresh);
   const afterRefresh = await p.pulumi("stack", "export");
   assert.match(afterRefresh, /"name": "Laptop \(dashboard\)"/, "the state holds the name refresh read");
   assert.match(afterRefresh, /"blockTtlSeconds": 300/, "the state holds the TTL refresh read");
@@ -144,16 +154,16 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
   // An update from changed stack configuration; the same up puts the laptop's name back.
   await p.pulumi("config", "set", "serverName", "Home office");
   await p.pulumi("config", "set", "blockTtlSeconds", "120");
-  const update = await driver("up");
+  const update = await p.pulumi("up", "--yes", "--skip-preview");
   logs.push(update);
-  assert.match(update, /2 updated/, update);
+  assert.equal(_resourceSummary(update).updated, 2, update);
   const updated = await dashboard.dnsServers.get(serverId);
   assert.equal(updated.name, "Home office");
   assert.equal(updated.settings.block_ttl_seconds, 120);
   assert.equal((await dashboard.devices.get(deviceId)).name, "Laptop");
-  const settled = await driver("preview", "--expect-no-changes");
+  const settled = await p.pulumi("preview", "--expect-no-changes");
   logs.push(settled);
-  assert.match(settled, /^changes: \{"same":3\}$/m, settled);
+  assert.equal(_resourceSummary(settled).unchanged, 3, settled);
 
   // Every secret in the state is ciphertext: the API key and the laptop's DoH password.
   const state = await p.pulumi("stack", "export");
@@ -161,7 +171,9 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
   const secrets = [life.apiKey, ..._dohSecrets((await dashboard.devices.get(deviceId)).dns_addresses as Record<string, unknown>)];
   _assertNoSecrets(state + afterRefresh, secrets);
 
-  logs.push(await driver("destroy"));
+  const destroy = await p.pulumi("destroy", "--yes", "--skip-preview");
+  logs.push(destroy);
+  assert.equal(_resourceSummary(destroy).deleted, 3, destroy);
   await assert.rejects(dashboard.devices.get(deviceId), (e: { status?: number }) => e.status === 404);
   await assert.rejects(dashboard.dnsServers.get(serverId), (e: { status?: number }) => e.status === 404);
   assert.deepEqual(await inventory(dashboard), before, "the account is as it was before up");

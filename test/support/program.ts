@@ -29,6 +29,8 @@ export function _installedProgram(): Promise<string> {
         name: "dns-account-test-program",
         private: true,
         dependencies: { "pulumi-dns-account": `file:./${tarball}`, "@pulumi/pulumi": pkg.devDependencies["@pulumi/pulumi"] },
+        // What the TypeScript examples' package.json adds: Pulumi's Node.js host compiles index.ts with them.
+        devDependencies: { typescript: pkg.devDependencies.typescript, "@types/node": pkg.devDependencies["@types/node"] },
       }),
     );
     writeFileSync(path.join(dir, "Pulumi.yaml"), "name: dns-account-test\nruntime: nodejs\n");
