@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { _cleanEnv, _repoRoot } from "../support/helpers";
@@ -14,14 +14,27 @@ const sdk = path.join(root, "sdks", "nodejs");
 const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
 
 /** `git status` of sdks/nodejs, ignored files included: what an install may have written into the clone. */
+/** Runs npm in `cwd`; resolves what it printed (stdout and stderr), rejects with it. */
+async function npmIn(cwd: string, ...args: string[]): Promise<string> {
+  try {
+    const out = await run(npm, args, { cwd, env: _cleanEnv(), maxBuffer: 64 * 1024 * 1024 });
+    return `${out.stdout}\n${out.stderr}`;
+  } catch (err) {
+    const e = err as Error & { stdout?: string; stderr?: string };
+    e.message = `npm ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}\n${(e.stderr ?? "").slice(-4000)}`;
+    throw e;
+  }
+}
+
 const status = (): string => execFileSync("git", ["status", "--porcelain", "--ignored", "--", "sdks/nodejs"], { cwd: root, encoding: "utf8" });
 
 /**
  * Issue 33 §2: the Node.js SDK generated from the schema, installed from a clone as the docs say
- * (`npm install --install-links <clone>/sdks/nodejs`). It used to hold TypeScript sources with no
- * built JavaScript and no `main`, so `require("@pulumi-dns-account/dns-account")` failed with
- * MODULE_NOT_FOUND. It is now Pulumi's local SDK (what `pulumi package gen-sdk --local` writes):
- * `main` is bin/index.js and a postinstall script compiles the sources with the typescript it depends on.
+ * (`install-links=true` in the program's .npmrc, then `npm install <clone>/sdks/nodejs`). It used to
+ * hold TypeScript sources with no built JavaScript and no `main`, so
+ * `require("@pulumi-dns-account/dns-account")` failed with MODULE_NOT_FOUND. It is now Pulumi's local
+ * SDK (what `pulumi package gen-sdk --local` writes): `main` is bin/index.js and a postinstall script
+ * compiles the sources with the typescript it depends on.
  */
 describe("the Node.js SDK (sdks/nodejs) installed from a clone", function () {
   this.timeout(600_000);
@@ -34,13 +47,10 @@ describe("the Node.js SDK (sdks/nodejs) installed from a clone", function () {
     statusBefore = status();
     program = tmp("dns-account-nodejs-sdk-");
     writeFileSync(path.join(program, "package.json"), JSON.stringify({ name: "dns-account-nodejs-sdk-program", private: true }));
-    // As the docs say, with @pulumi/pulumi at the engine's version; the cache first, so that it works offline once warm.
-    const out = await run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--install-links", sdk, `@pulumi/pulumi@${_engineVersion()}`], {
-      cwd: program,
-      env: _cleanEnv(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    installLog = `${out.stdout}\n${out.stderr}`;
+    // As the docs say (docs/installation-configuration.md), with @pulumi/pulumi at the engine's version;
+    // the cache first, so that it works offline once warm.
+    writeFileSync(path.join(program, ".npmrc"), "install-links=true\n");
+    installLog = await npmIn(program, "install", "--prefer-offline", "--no-audit", "--no-fund", sdk, `@pulumi/pulumi@${_engineVersion()}`);
   });
 
   const installed = (): string => path.join(program, "node_modules", "@pulumi-dns-account", "dns-account");
@@ -103,8 +113,25 @@ export const used = dns.getAccountLimitsOutput().devices.used;
     const tsc = path.join(program, "node_modules", "typescript", "bin", "tsc");
     const result = await run(process.execPath, [tsc, "-p", program], { cwd: program }).then(
       (r) => r.stdout,
-      (err: { stdout?: string }) => err.stdout ?? String(err),
+      (err: { stdout?: string; stderr?: string }) => `${err.stdout ?? ""}${err.stderr ?? ""}` || String(err),
     );
     assert.equal(result.trim(), "");
+  });
+
+  it("a later `npm install` (as `pulumi install` runs it) builds it again from the clone, and `npm install-scripts approve` records it in allowScripts", async () => {
+    rmSync(installed(), { recursive: true, force: true });
+    const log = await npmIn(program, "install", "--prefer-offline", "--no-audit", "--no-fund");
+    assert.ok(existsSync(path.join(installed(), "bin", "index.js")), `bin/index.js missing; npm said:\n${log.slice(-3000)}`);
+    const { stdout } = await run(process.execPath, ["-e", 'console.log(typeof require("@pulumi-dns-account/dns-account").DnsServer)'], { cwd: program, env: _cleanEnv() });
+    assert.equal(stdout.trim(), "function");
+    const npmVersion = (await npmIn(program, "--version")).trim();
+    const [major, minor] = npmVersion.split(".").map(Number) as [number, number];
+    if (major < 11 || (major === 11 && minor < 16)) {
+      console.log(`      (npm ${npmVersion} has no install-scripts command: the approval step is for npm 11.16 and newer)`);
+      return;
+    }
+    await npmIn(program, "install-scripts", "approve", "@pulumi-dns-account/dns-account");
+    const allow = (JSON.parse(readFileSync(path.join(program, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
+    assert.deepEqual(Object.entries(allow).filter(([k]) => k.endsWith("sdks/nodejs")).map(([, v]) => v), [true], JSON.stringify(allow));
   });
 });
