@@ -170,7 +170,7 @@ describe("engine: a TypeScript project on the generated Node.js SDK, run by pulu
     assert.match(up, /\+ +dns-account:index:Device +laptop +created/, up);
     assert.match(up, /laptopAddressesWithAuth *: *\[secret\]/, up);
     assert.match(up, /\+ 3 created/, up);
-    console.log(`      pulumi up printed: ${up.slice(up.indexOf("Outputs:")).split("\n").filter((l) => /^\s+(\+ \d|blockedServices|devicesInUse|serverId|laptopAddressesWithAuth)/.test(l)).map((l) => l.trim()).join("; ")}`);
+    console.log(`      pulumi up printed: ${up.slice(up.lastIndexOf("Outputs:")).split("\n").filter((l) => /^\s+(\+ \d|blockedServices|devicesInUse|serverId|laptopAddressesWithAuth)/.test(l)).map((l) => l.trim()).join("; ")}`);
     const serverId = (await p.pulumi("stack", "output", "serverId")).trim();
     const deviceId = (await p.pulumi("stack", "output", "deviceId")).trim();
     assert.match(up, new RegExp(`serverId *: *"${serverId}"`), up);
