@@ -149,12 +149,20 @@ func write(dir string, files map[string][]byte) error {
 
 const tool = "pulumi-dns-account gen-sdks"
 
+// genNodejs writes the Node.js SDK as a local SDK (localSDK: true), the form `pulumi package gen-sdk
+// --local` and `pulumi package add` write: package.json's `main` is bin/index.js, a postinstall script
+// (scripts/postinstall.js) compiles the TypeScript sources into bin/ with `tsc`, and typescript and
+// @types/node are dependencies so that the install has them. The folder carries sources only (its
+// .gitignore leaves bin/ and node_modules/ out), so `npm install --install-links <clone>/sdks/nodejs`
+// (npm packs the folder and installs it like a tarball, with its dependencies) gives a built,
+// requireable package. A plain `npm install <folder>` links the folder instead: npm then installs none of
+// its dependencies, and tsc and @pulumi/pulumi are not found from the clone.
 func genNodejs(spec schema.PackageSpec) (map[string][]byte, error) {
 	pkg, err := bind(spec)
 	if err != nil {
 		return nil, err
 	}
-	return nodejs.GeneratePackage(tool, pkg, nil, nil, false, noLoader{})
+	return nodejs.GeneratePackage(tool, pkg, nil, nil, true, noLoader{})
 }
 
 func genPython(spec schema.PackageSpec) (map[string][]byte, error) {
