@@ -16,9 +16,14 @@ import io.github.pulumidnsaccount.dnsaccount.inputs.DnsServerSettingsArgs;
 import io.github.pulumidnsaccount.dnsaccount.inputs.FilterListsArgs;
 import io.github.pulumidnsaccount.dnsaccount.inputs.SafeBrowsingArgs;
 import io.github.pulumidnsaccount.dnsaccount.inputs.UserRulesArgs;
+import io.github.pulumidnsaccount.dnsaccount.outputs.DnsAddresses;
+import io.github.pulumidnsaccount.dnsaccount.outputs.DnsAddressesWithAuth;
 import io.github.pulumidnsaccount.dnsaccount.outputs.FilterList;
 import io.github.pulumidnsaccount.dnsaccount.outputs.WebService;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -70,10 +75,40 @@ public class App {
 
         ctx.export("serverId", home.serverId());
         ctx.export("deviceId", laptop.deviceId());
-        ctx.export("laptopAddresses", laptop.dnsAddresses());
-        // The addresses that embed the device's DNS-over-HTTPS password: a secret output.
-        ctx.export("laptopAddressesWithAuth", laptop.dnsAddressesWithAuth());
+        ctx.export("laptopAddresses", laptop.dnsAddresses().applyValue(App::fields));
+        // The addresses that embed the device's DNS-over-HTTPS password: a secret output (applyValue keeps it secret).
+        ctx.export("laptopAddressesWithAuth", laptop.dnsAddressesWithAuth().applyValue(App::fields));
         ctx.export("blockedServices", blocked);
         ctx.export("devicesInUse", limits.applyValue(result -> result.devices().used()));
+    }
+
+    // Pulumi's Java SDK exports maps, lists and scalars but not the SDK's output classes ("Type
+    // 'DnsAddresses' is not a supported argument type"): the addresses are exported as a map of the
+    // schema's property names to the addresses the service gave.
+
+    private static Map<String, String> fields(DnsAddresses a) {
+        return present(Map.of(
+            "dnsOverHttpsUrl", a.dnsOverHttpsUrl(),
+            "dnsOverTlsUrl", a.dnsOverTlsUrl(),
+            "dnsOverQuicUrl", a.dnsOverQuicUrl(),
+            "adguardDnsOverHttpsUrl", a.adguardDnsOverHttpsUrl(),
+            "adguardDnsOverTlsUrl", a.adguardDnsOverTlsUrl(),
+            "adguardDnsOverQuicUrl", a.adguardDnsOverQuicUrl(),
+            "adguardVpnDnsOverHttpsUrl", a.adguardVpnDnsOverHttpsUrl(),
+            "adguardVpnDnsOverTlsUrl", a.adguardVpnDnsOverTlsUrl(),
+            "adguardVpnDnsOverQuicUrl", a.adguardVpnDnsOverQuicUrl()));
+    }
+
+    private static Map<String, String> fields(DnsAddressesWithAuth a) {
+        return present(Map.of(
+            "dnsOverHttpsWithAuthUrl", a.dnsOverHttpsWithAuthUrl(),
+            "adguardDnsOverHttpsWithAuthUrl", a.adguardDnsOverHttpsWithAuthUrl(),
+            "adguardVpnDnsOverHttpsWithAuthUrl", a.adguardVpnDnsOverHttpsWithAuthUrl()));
+    }
+
+    private static Map<String, String> present(Map<String, Optional<String>> fields) {
+        var out = new TreeMap<String, String>();
+        fields.forEach((name, value) -> value.ifPresent(v -> out.put(name, v)));
+        return out;
     }
 }
