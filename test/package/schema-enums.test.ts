@@ -89,7 +89,7 @@ describe("schema: enum names, typed DNS addresses, API docs for GitHub", () => {
   it("no SDK, API docs page or example spells a member in the old mangled forms", () => {
     const mangled = /\b(?:SMAR_T_TV|GAM_E_CONSOLE|NUL_L_IP|CUSTO_M_IP|DeviceType_\w+|BlockingModeKind_\w+|DeviceType(?:WINDOWS|ANDROID|MAC|LINUX|ROUTER|UNKNOWN)|BlockingModeKind(?:NONE|REFUSED|NXDOMAIN))\b/;
     const files = [
-      ...["sdks/python/pulumi_dns_account/_enums.py", "sdks/go/dnsaccount/pulumiEnums.go", "sdks/go/dnsaccount/device.go", "sdks/go/dnsaccount/dnsServer.go", "examples/go-home-network/homenetwork/homenetwork.go", "examples/python-home-network/__main__.py"].map((f) => [f, read(f)] as const),
+      ...["sdks/python/pulumi_dns_account/_enums.py", "sdks/go/dnsaccount/pulumiEnums.go", "sdks/go/dnsaccount/device.go", "sdks/go/dnsaccount/dnsServer.go", "examples/go-home-network/homenetwork/homenetwork.go", "examples/python-home-network/__main__.py", "examples/java-home-network/src/main/java/homenetwork/App.java"].map((f) => [f, read(f)] as const),
       ...[...apiDocs()].map(([f, text]) => [`docs/api-docs/${f}`, text] as const),
     ];
     assert.deepEqual(files.filter(([, text]) => mangled.test(text)).map(([f, text]) => `${f}: ${mangled.exec(text)![0]}`), []);
