@@ -4,7 +4,7 @@ import { type Client, writesSoFar } from "../../sdk/client/client";
 import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
-import { destroyFields, destroyFieldsOf, destroyRuleChanged, retainedBy } from "../shared/retain";
+import { destroyFields, destroyFieldsOf, destroyRuleChanged, keptWords, retainedBy } from "../shared/retain";
 import { isUnknown } from "../shared/unknown";
 import type { DnsAddresses, DnsAddressesWithAuth } from "../schema/types.generated";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettings, type DeviceType } from "./types";
@@ -248,7 +248,7 @@ export async function update(ctx: ProviderContext, id: string, olds: DeviceOutpu
  */
 export async function remove(ctx: ProviderContext, id: string, props: DeviceOutputs): Promise<void> {
   if (retainedBy(props)) {
-    if (props.adopt === undefined) ctx.warn(`Device ${id} is kept at the service (deleteOnDestroy: false): the program forgets it; adopt it again with adopt: "${id}", or delete it with deleteOnDestroy: true`);
+    if (props.adopt === undefined) ctx.warn(keptWords("Device", id));
     return;
   }
   let client: Client | undefined;

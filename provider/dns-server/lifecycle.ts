@@ -3,7 +3,7 @@ import type { Client } from "../../sdk/client/client";
 import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
-import { destroyFields, destroyFieldsOf, destroyRuleChanged, retainedBy } from "../shared/retain";
+import { destroyFields, destroyFieldsOf, destroyRuleChanged, keptWords, retainedBy } from "../shared/retain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import type { DnsServerSettings } from "./types";
 import { checkSettings, drift, effective, programField, project, toServiceCreate, toServiceUpdate } from "./settings";
@@ -231,7 +231,7 @@ export async function update(ctx: ProviderContext, id: string, olds: DnsServerOu
 export async function remove(ctx: ProviderContext, id: string, props: DnsServerOutputs): Promise<void> {
   if (props.isDefault) return;
   if (retainedBy(props)) {
-    if (props.adopt === undefined) ctx.warn(`DnsServer ${id} is kept at the service (deleteOnDestroy: false): the program forgets it; adopt it again with adopt: "${id}", or delete it with deleteOnDestroy: true`);
+    if (props.adopt === undefined) ctx.warn(keptWords("DnsServer", id));
     return;
   }
   let client: Client | undefined;

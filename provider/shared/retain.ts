@@ -113,3 +113,18 @@ export function withDeclaredRule<S extends object>(state: S, inputs: DestroyInpu
   if (typeof inputs.deleteOnDestroy !== "boolean") return state;
   return { ...state, deleteOnDestroy: inputs.deleteOnDestroy, retainOnDestroy: !inputs.deleteOnDestroy };
 }
+
+/**
+ * The warning of a delete that keeps an object the program created: never silent (issue 33 §4).
+ *
+ * @example
+ * ```ts
+ * ctx.warn(keptWords("DnsServer", id));
+ * ```
+ */
+export function keptWords(type: "DnsServer" | "Device", id: string): string {
+  return (
+    `${type} ${id} is kept at the service (deleteOnDestroy: false, declared by the program or, in a stack last updated before 0.4.0, filled in by its SDK): ` +
+    `the program forgets it. Adopt it again with adopt: "${id}" (add deleteOnDestroy: true to delete it then)`
+  );
+}
