@@ -89,8 +89,8 @@ describe("engine: deleteOnDestroy: false keeps what the program created", functi
       assert.deepEqual(await held(dashboard, serverId, deviceId), { server: true, device: true, deviceInServer: true });
 
       writeFileSync(path.join(project!.dir, "Pulumi.yaml"), yamlProgram(false));
-      logs.push(await pulumi("up", "--yes"));
-      assert.match(logs.at(-1)!, /2 updated/, "declaring it is an update of each (it calls nothing at the service)");
+      const declared = await pulumi("up", "--yes");
+      logs.push(declared);
       logs.push(await pulumi("preview", "--expect-no-changes"));
 
       writeFileSync(path.join(project!.dir, "Pulumi.yaml"), EMPTY_YAML);
@@ -98,6 +98,7 @@ describe("engine: deleteOnDestroy: false keeps what the program created", functi
       logs.push(removed);
       assert.match(removed, /2 deleted/);
       assert.deepEqual(await held(dashboard, serverId, deviceId), { server: true, device: true, deviceInServer: true }, "both are still at the service, the device in its server");
+      assert.match(declared, /2 updated/, "declaring it was an update of each (it calls nothing at the service)");
       assert.match(removed, new RegExp(`DnsServer ${serverId} is kept at the service`));
       assert.match(removed, new RegExp(`Device ${deviceId} is kept at the service`));
       const state = await pulumi("stack", "export");
@@ -156,12 +157,12 @@ exports.deviceId = laptop.deviceId;
 
       writeFileSync(path.join(project!.dir, "index.js"), program(false));
       const declared = await project!.run("up");
-      assert.equal(declared.summary?.resourceChanges?.update, 2, `declaring it is an update of each: ${JSON.stringify(declared.summary?.resourceChanges)}`);
 
       writeFileSync(path.join(project!.dir, "index.js"), "");
       const removed = await project!.run("up");
       assert.equal(removed.summary?.resourceChanges?.delete, 2, JSON.stringify(removed.summary?.resourceChanges));
       assert.deepEqual(await held(dashboard, serverId, deviceId), { server: true, device: true, deviceInServer: true }, "both are still at the service, the device in its server");
+      assert.equal(declared.summary?.resourceChanges?.update, 2, `declaring it was an update of each: ${JSON.stringify(declared.summary?.resourceChanges)}`);
       assert.match(removed.stdout ?? "", new RegExp(`DnsServer ${serverId} is kept at the service`));
       assert.match(removed.stdout ?? "", new RegExp(`Device ${deviceId} is kept at the service`));
       // What pulumi printed and the state as stored (the Automation API's own summary repeats the stack config).
