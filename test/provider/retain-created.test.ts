@@ -65,7 +65,7 @@ describe("deleteOnDestroy: false keeps what the program created (dynamic provide
     await t.host.delete(s.id, urnS("Kept"), sUp.properties);
     assert.deepEqual(await exists(t.dashboard, s.id, d.id), { server: true, device: true });
     assert.equal((await t.dashboard.devices.get(d.id)).dns_server_id, s.id, "a kept server keeps its device");
-    assert.match(t.host.output(), new RegExp(`DnsServer ${s.id} is kept at the service \\(deleteOnDestroy: false\\)`));
+    assert.match(t.host.output(), new RegExp(`DnsServer ${s.id} is kept at the service \\(deleteOnDestroy: false, declared by the program`));
     assert.match(t.host.output(), new RegExp(`Device ${d.id} is kept at the service`));
   });
 
