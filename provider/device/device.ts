@@ -28,6 +28,8 @@ export class Device extends pulumi.dynamic.Resource {
   declare public readonly dnsAddressesWithAuth: pulumi.Output<DnsAddressesWithAuth>;
   /** Dedicated IPv4 addresses linked to the device. */
   declare public readonly linkedIpv4: pulumi.Output<string[]>;
+  /** Whether destroy keeps the device at the service: `deleteOnDestroy: false`, or adopted without `deleteOnDestroy: true`. */
+  declare public readonly retainOnDestroy: pulumi.Output<boolean>;
 
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -46,6 +48,7 @@ export class Device extends pulumi.dynamic.Resource {
         dnsAddresses: undefined,
         dnsAddressesWithAuth: undefined,
         linkedIpv4: undefined,
+        retainOnDestroy: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["dnsAddressesWithAuth", "credentials"] }),
       "dns-account",

@@ -4,6 +4,7 @@ import { type Client, writesSoFar } from "../../sdk/client/client";
 import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
+import { destroyFields, destroyFieldsOf, destroyRuleChanged, keptWords, retainedBy } from "../shared/retain";
 import { isUnknown } from "../shared/unknown";
 import type { DnsAddresses, DnsAddressesWithAuth } from "../schema/types.generated";
 import { DEVICE_TYPES, type DeviceInputs, type DeviceOutputs, type DeviceSettings, type DeviceType } from "./types";
@@ -56,6 +57,9 @@ export async function check(ctx: ProviderContext, _olds: DeviceInputs, news: Dev
       }
     }
   }
+  if (news.deleteOnDestroy !== undefined && !isUnknown(news.deleteOnDestroy) && typeof news.deleteOnDestroy !== "boolean") {
+    failures.push({ property: "deleteOnDestroy", reason: "deleteOnDestroy must be true or false" });
+  }
   if (dohPasswordKeepers !== undefined && !isUnknown(dohPasswordKeepers) && (typeof dohPasswordKeepers !== "object" || dohPasswordKeepers === null || Array.isArray(dohPasswordKeepers))) {
     failures.push({ property: "dohPasswordKeepers", reason: "dohPasswordKeepers must be a map of strings" });
   }
@@ -91,7 +95,7 @@ function changedFields(olds: DeviceOutputs, news: DeviceInputs): string[] {
   }
   if (news.settings !== undefined && settingsDrift(news.settings, olds.settings ?? {})) changed.push("settings");
   if (!isDeepStrictEqual(news.dohPasswordKeepers ?? {}, olds.dohPasswordKeepers ?? {})) changed.push("dohPasswordKeepers");
-  if ((news.deleteOnDestroy ?? false) !== olds.deleteOnDestroy) changed.push("deleteOnDestroy");
+  if (destroyRuleChanged(olds, news)) changed.push("deleteOnDestroy");
   return changed;
 }
 
@@ -217,7 +221,7 @@ export async function read(ctx: ProviderContext, id: string, props: DeviceOutput
       const inputs = importInputs(device);
       return { id, props: outputs(device, linked(dedicated), inputs), inputs };
     }
-    return { id, props: outputs(device, linked(dedicated), props) };
+    return { id, props: { ...outputs(device, linked(dedicated), props), ...destroyFieldsOf(props) } };
   } catch (err) {
     throw explain("Reading the device failed", err);
   }
@@ -225,8 +229,9 @@ export async function read(ctx: ProviderContext, id: string, props: DeviceOutput
 
 /** Renames, retypes, moves, re-applies settings and resets the DoH password when its keepers change. */
 export async function update(ctx: ProviderContext, id: string, olds: DeviceOutputs, news: DeviceInputs): Promise<UpdateResult<DeviceOutputs>> {
-  // Only the credentials changed (a rotated Token): record them; the service has nothing to change.
-  if (changedFields(olds, news).length === 0) return { outs: withCredentials(olds, news) };
+  // Only the credentials or what destroy does changed (a rotated Token, `deleteOnDestroy`): record them;
+  // the service has nothing to change.
+  if (changedFields(olds, news).every((f) => f === "deleteOnDestroy")) return { outs: { ...withCredentials(olds, news), ...destroyFields(news) } };
   try {
     const client = await accountClient(ctx, news.credentials ?? olds.credentials);
     await apply(client, id, olds, news);
@@ -237,9 +242,15 @@ export async function update(ctx: ProviderContext, id: string, olds: DeviceOutpu
   }
 }
 
-/** Deletes the device, unless it was adopted without `deleteOnDestroy`. */
+/**
+ * Deletes the device, unless the state keeps it ({@link retainedBy}: `deleteOnDestroy: false`, or adopted
+ * without `deleteOnDestroy: true`). Keeping a device the program created is said, never silent.
+ */
 export async function remove(ctx: ProviderContext, id: string, props: DeviceOutputs): Promise<void> {
-  if (props.adopt !== undefined && !props.deleteOnDestroy) return;
+  if (retainedBy(props)) {
+    if (props.adopt === undefined) ctx.warn(keptWords("Device", id));
+    return;
+  }
   let client: Client | undefined;
   try {
     client = await accountClient(ctx, props.credentials);
@@ -357,7 +368,7 @@ function outputs(device: LiveDevice, linkedIpv4: string[], inputs: Omit<DeviceIn
     linkedIpv4,
     ...(inputs.dohPasswordKeepers !== undefined ? { dohPasswordKeepers: inputs.dohPasswordKeepers } : {}),
     ...(inputs.adopt !== undefined ? { adopt: inputs.adopt } : {}),
-    deleteOnDestroy: inputs.deleteOnDestroy ?? false,
+    ...destroyFields(inputs),
     ...(inputs.credentials !== undefined ? { credentials: inputs.credentials } : {}),
   };
 }

@@ -30,6 +30,8 @@ export class DnsServer extends pulumi.dynamic.Resource {
   declare public readonly settings: pulumi.Output<DnsServerSettings | undefined>;
   /** Every setting as the service reports it. */
   declare public readonly effectiveSettings: pulumi.Output<DnsServerSettings>;
+  /** Whether destroy keeps the server at the service: `deleteOnDestroy: false`, or adopted without `deleteOnDestroy: true`. */
+  declare public readonly retainOnDestroy: pulumi.Output<boolean>;
 
   constructor(name: string, args: DnsServerArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -45,6 +47,7 @@ export class DnsServer extends pulumi.dynamic.Resource {
         isDefault: undefined,
         devicesCount: undefined,
         effectiveSettings: undefined,
+        retainOnDestroy: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }),
       "dns-account",

@@ -3,6 +3,7 @@ import type { Client } from "../../sdk/client/client";
 import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
 import { provenGone } from "../shared/gone";
+import { destroyFields, destroyFieldsOf, destroyRuleChanged, keptWords, retainedBy } from "../shared/retain";
 import { containsUnknown, isUnknown } from "../shared/unknown";
 import type { DnsServerSettings } from "./types";
 import { checkSettings, drift, effective, programField, project, toServiceCreate, toServiceUpdate } from "./settings";
@@ -125,7 +126,7 @@ function changedFields(olds: DnsServerOutputs, news: DnsServerInputs): string[] 
     if (containsUnknown(news.settings)) changed.push("settings");
     else changed.push(...drift(news.settings, olds.settings ?? {}));
   }
-  if ((news.deleteOnDestroy ?? false) !== olds.deleteOnDestroy) changed.push("deleteOnDestroy");
+  if (destroyRuleChanged(olds, news)) changed.push("deleteOnDestroy");
   return changed;
 }
 
@@ -201,7 +202,7 @@ export async function read(ctx: ProviderContext, id: string, props: DnsServerOut
       const inputs = importInputs(server);
       return { id, props: state(server, inputs), inputs };
     }
-    return { id, props: state(server, { ...props, ...(props.settings ? { settings: props.settings } : {}) }) };
+    return { id, props: { ...state(server, { ...props, ...(props.settings ? { settings: props.settings } : {}) }), ...destroyFieldsOf(props) } };
   } catch (err) {
     throw explain("Reading the DNS server failed", err);
   }
@@ -209,8 +210,9 @@ export async function read(ctx: ProviderContext, id: string, props: DnsServerOut
 
 /** Renames and re-applies the managed settings in place. */
 export async function update(ctx: ProviderContext, id: string, olds: DnsServerOutputs, news: DnsServerInputs): Promise<UpdateResult<DnsServerOutputs>> {
-  // Only the credentials changed (a rotated Token): record them; the service has nothing to change.
-  if (changedFields(olds, news).length === 0) return { outs: withCredentials(olds, news) };
+  // Only the credentials or what destroy does changed (a rotated Token, `deleteOnDestroy`): record them;
+  // the service has nothing to change.
+  if (changedFields(olds, news).every((f) => f === "deleteOnDestroy")) return { outs: { ...withCredentials(olds, news), ...destroyFields(news) } };
   try {
     const client = await accountClient(ctx, news.credentials ?? olds.credentials);
     await apply(client, { id, name: olds.name } as LiveServer, news, olds.settings);
@@ -220,10 +222,18 @@ export async function update(ctx: ProviderContext, id: string, olds: DnsServerOu
   }
 }
 
-/** Deletes the server; the service moves its devices to the default server. Adopted and default servers stay. */
+/**
+ * Deletes the server; the service moves the devices it still has to the default server. The default
+ * server stays, and so does a server the state keeps ({@link retainedBy}: `deleteOnDestroy: false`, or
+ * adopted without `deleteOnDestroy: true`), with its devices in it. Keeping a server the program created
+ * is said, never silent.
+ */
 export async function remove(ctx: ProviderContext, id: string, props: DnsServerOutputs): Promise<void> {
   if (props.isDefault) return;
-  if (props.adopt !== undefined && !props.deleteOnDestroy) return;
+  if (retainedBy(props)) {
+    if (props.adopt === undefined) ctx.warn(keptWords("DnsServer", id));
+    return;
+  }
   let client: Client | undefined;
   try {
     client = await accountClient(ctx, props.credentials);
@@ -268,7 +278,7 @@ function state(server: LiveServer, inputs: DnsServerInputs): DnsServerOutputs {
     ...(inputs.settings !== undefined ? { settings: project(inputs.settings, settings) } : {}),
     effectiveSettings: effective(settings),
     ...(inputs.adopt !== undefined ? { adopt: inputs.adopt } : {}),
-    deleteOnDestroy: inputs.deleteOnDestroy ?? false,
+    ...destroyFields(inputs),
     ...(inputs.credentials !== undefined ? { credentials: inputs.credentials } : {}),
   };
 }

@@ -33,7 +33,8 @@
  *   sentinel string 04da6b54-80e4-46f7-96ec-b56ff0331ba9, even in number and boolean fields, in Check
  *   and in Create/Update with `preview: true`, which create nothing and echo the inputs, secrets wrapped.
  * - Create and Delete also carry resourceStatusAddress/Token (views; we report none); Diff, Update and
- *   Delete carry oldInputs (we work from the state's properties); Read (refresh) carries the stored
+ *   Delete carry oldInputs (we work from the state's properties, but Read and Delete take the inputs'
+ *   credentials and Delete their declared `deleteOnDestroy`); Read (refresh) carries the stored
  *   inputs; Invoke carries `preview: true` in previews (our functions only read, so they answer alike).
  * - Cancel is called as every command ends: we answer at once (no call of ours outlives the command).
  *   Parameterize, GetMapping(s), Construct and Call are never sent for this package, and answer
@@ -43,6 +44,7 @@ import { ConfigError, DnsAccountError } from "../../sdk/errors";
 import { VERSION } from "../../sdk/version";
 import { type Lifecycle, PartialCreateError, type ProviderContext, secretSafeFailures } from "../shared/lifecycle";
 import { fromEnvironment } from "../credentials";
+import { withDeclaredRule } from "../shared/retain";
 import { containsUnknown } from "../shared/unknown";
 import { fromVariables, knownKey, type PluginConfig, providerName, readConfig, unknownKeyWords } from "./config";
 import { invoke, isFunction } from "./functions";
@@ -280,7 +282,8 @@ export async function serve(engineAddress: string | undefined, listener?: Listen
     delete: handle(async (req) => {
       const type = typeOf(req);
       const oldInputs = typeof req.getOldInputs === "function" ? unwrap(fromStruct(req.getOldInputs())).value : {};
-      await lifecycle(type).remove(ctx(), req.getId(), withInputCredentials(unwrap(fromStruct(req.getProperties())).value, oldInputs));
+      // The last inputs' `deleteOnDestroy`, when declared, decides what destroy does (provider/shared/retain.ts).
+      await lifecycle(type).remove(ctx(), req.getId(), withDeclaredRule(withInputCredentials(unwrap(fromStruct(req.getProperties())).value, oldInputs), oldInputs));
       return new p.empty.Empty();
     }),
     invoke: handle(async (req) => {

@@ -646,8 +646,11 @@ export interface DnsServerArgs {
    */
   adopt?: pulumi.Input<string>;
   /**
-   * Delete an adopted server on destroy (default false: the program forgets it). Never the default
-   * server. Default `false`.
+   * What destroy (or removing the resource from the program) does at the service, whoever made the
+   * server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true`
+   * deletes it. Unset: a server the program created is deleted, an adopted one is kept. The
+   * default server is never deleted. Keeping a server keeps its devices in it; deleting it makes
+   * the service move the devices it still has to the default server.
    */
   deleteOnDestroy?: pulumi.Input<boolean>;
   /**
@@ -669,8 +672,11 @@ export interface DnsServerInputs {
    */
   adopt?: string;
   /**
-   * Delete an adopted server on destroy (default false: the program forgets it). Never the default
-   * server. Default `false`.
+   * What destroy (or removing the resource from the program) does at the service, whoever made the
+   * server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true`
+   * deletes it. Unset: a server the program created is deleted, an adopted one is kept. The
+   * default server is never deleted. Keeping a server keeps its devices in it; deleting it makes
+   * the service move the devices it still has to the default server.
    */
   deleteOnDestroy?: boolean;
   /**
@@ -696,8 +702,13 @@ export interface DnsServerOutputs {
   effectiveSettings: DnsServerSettings;
   /** The id (or `default`) this resource adopted. */
   adopt?: string;
-  /** Whether destroy deletes an adopted server. */
+  /** `deleteOnDestroy` as declared (false when unset). */
   deleteOnDestroy: boolean;
+  /**
+   * Whether destroy keeps the server at the service (the program forgets it): `deleteOnDestroy:
+   * false`, or an adopted server without `deleteOnDestroy: true`.
+   */
+  retainOnDestroy: boolean;
   /**
    * Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`);
    * without them the provider's configuration, then the environment and CLI profiles are used.
@@ -726,7 +737,12 @@ export interface DeviceArgs {
   dohPasswordKeepers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Take over an existing device instead of creating one. Its id. */
   adopt?: pulumi.Input<string>;
-  /** Delete an adopted device on destroy (default false: the program forgets it). Default `false`. */
+  /**
+   * What destroy (or removing the resource from the program) does at the service, whoever made the
+   * device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true`
+   * deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its
+   * server's `deleteOnDestroy` does not decide for it.
+   */
   deleteOnDestroy?: pulumi.Input<boolean>;
   /**
    * Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`);
@@ -752,7 +768,12 @@ export interface DeviceInputs {
   dohPasswordKeepers?: Record<string, string>;
   /** Take over an existing device instead of creating one. Its id. */
   adopt?: string;
-  /** Delete an adopted device on destroy (default false: the program forgets it). Default `false`. */
+  /**
+   * What destroy (or removing the resource from the program) does at the service, whoever made the
+   * device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true`
+   * deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its
+   * server's `deleteOnDestroy` does not decide for it.
+   */
   deleteOnDestroy?: boolean;
   /**
    * Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`);
@@ -786,8 +807,13 @@ export interface DeviceOutputs {
   dohPasswordKeepers?: Record<string, string>;
   /** The id this resource adopted. */
   adopt?: string;
-  /** Whether destroy deletes an adopted device. */
+  /** `deleteOnDestroy` as declared (false when unset). */
   deleteOnDestroy: boolean;
+  /**
+   * Whether destroy keeps the device at the service (the program forgets it): `deleteOnDestroy:
+   * false`, or an adopted device without `deleteOnDestroy: true`.
+   */
+  retainOnDestroy: boolean;
   /**
    * Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`);
    * without them the provider's configuration, then the environment and CLI profiles are used.

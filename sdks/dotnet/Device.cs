@@ -62,7 +62,7 @@ namespace Pulumi.DnsAccount
         public Output<Outputs.Credentials?> Credentials { get; private set; } = null!;
 
         /// <summary>
-        /// Whether destroy deletes an adopted device.
+        /// `deleteOnDestroy` as declared (false when unset).
         /// </summary>
         [Output("deleteOnDestroy")]
         public Output<bool> DeleteOnDestroy { get; private set; } = null!;
@@ -114,6 +114,12 @@ namespace Pulumi.DnsAccount
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
+
+        /// <summary>
+        /// Whether destroy keeps the device at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted device without `deleteOnDestroy: true`.
+        /// </summary>
+        [Output("retainOnDestroy")]
+        public Output<bool> RetainOnDestroy { get; private set; } = null!;
 
         /// <summary>
         /// The managed settings as the service has them.
@@ -195,7 +201,7 @@ namespace Pulumi.DnsAccount
         }
 
         /// <summary>
-        /// Delete an adopted device on destroy (default false: the program forgets it).
+        /// What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server's `deleteOnDestroy` does not decide for it.
         /// </summary>
         [Input("deleteOnDestroy")]
         public Input<bool>? DeleteOnDestroy { get; set; }
@@ -238,7 +244,6 @@ namespace Pulumi.DnsAccount
 
         public DeviceArgs()
         {
-            DeleteOnDestroy = false;
         }
         public static new DeviceArgs Empty => new DeviceArgs();
     }

@@ -62,7 +62,7 @@ namespace Pulumi.DnsAccount
         public Output<Outputs.Credentials?> Credentials { get; private set; } = null!;
 
         /// <summary>
-        /// Whether destroy deletes an adopted server.
+        /// `deleteOnDestroy` as declared (false when unset).
         /// </summary>
         [Output("deleteOnDestroy")]
         public Output<bool> DeleteOnDestroy { get; private set; } = null!;
@@ -90,6 +90,12 @@ namespace Pulumi.DnsAccount
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
+
+        /// <summary>
+        /// Whether destroy keeps the server at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted server without `deleteOnDestroy: true`.
+        /// </summary>
+        [Output("retainOnDestroy")]
+        public Output<bool> RetainOnDestroy { get; private set; } = null!;
 
         /// <summary>
         /// The service's id of the server.
@@ -176,7 +182,7 @@ namespace Pulumi.DnsAccount
         }
 
         /// <summary>
-        /// Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+        /// What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
         /// </summary>
         [Input("deleteOnDestroy")]
         public Input<bool>? DeleteOnDestroy { get; set; }
@@ -195,7 +201,6 @@ namespace Pulumi.DnsAccount
 
         public DnsServerArgs()
         {
-            DeleteOnDestroy = false;
         }
         public static new DnsServerArgs Empty => new DnsServerArgs();
     }

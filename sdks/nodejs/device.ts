@@ -71,7 +71,7 @@ export class Device extends pulumi.CustomResource {
      */
     declare public readonly credentials: pulumi.Output<outputs.Credentials | undefined>;
     /**
-     * Whether destroy deletes an adopted device.
+     * `deleteOnDestroy` as declared (false when unset).
      */
     declare public readonly deleteOnDestroy: pulumi.Output<boolean>;
     /**
@@ -107,6 +107,10 @@ export class Device extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
+     * Whether destroy keeps the device at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted device without `deleteOnDestroy: true`.
+     */
+    declare public /*out*/ readonly retainOnDestroy: pulumi.Output<boolean>;
+    /**
      * The managed settings as the service has them.
      */
     declare public readonly settings: pulumi.Output<outputs.DeviceSettings | undefined>;
@@ -124,7 +128,7 @@ export class Device extends pulumi.CustomResource {
         if (!opts.id) {
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["credentials"] = args?.credentials ? pulumi.secret(args.credentials) : undefined;
-            resourceInputs["deleteOnDestroy"] = (args?.deleteOnDestroy) ?? false;
+            resourceInputs["deleteOnDestroy"] = args?.deleteOnDestroy;
             resourceInputs["deviceType"] = args?.deviceType;
             resourceInputs["dnsServerId"] = args?.dnsServerId;
             resourceInputs["dohPasswordKeepers"] = args?.dohPasswordKeepers;
@@ -134,6 +138,7 @@ export class Device extends pulumi.CustomResource {
             resourceInputs["dnsAddresses"] = undefined /*out*/;
             resourceInputs["dnsAddressesWithAuth"] = undefined /*out*/;
             resourceInputs["linkedIpv4"] = undefined /*out*/;
+            resourceInputs["retainOnDestroy"] = undefined /*out*/;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["credentials"] = undefined /*out*/;
@@ -146,6 +151,7 @@ export class Device extends pulumi.CustomResource {
             resourceInputs["dohPasswordKeepers"] = undefined /*out*/;
             resourceInputs["linkedIpv4"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
+            resourceInputs["retainOnDestroy"] = undefined /*out*/;
             resourceInputs["settings"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -168,7 +174,7 @@ export interface DeviceArgs {
      */
     credentials?: pulumi.Input<inputs.CredentialsArgs | undefined>;
     /**
-     * Delete an adopted device on destroy (default false: the program forgets it).
+     * What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server's `deleteOnDestroy` does not decide for it.
      */
     deleteOnDestroy?: pulumi.Input<boolean | undefined>;
     /**

@@ -73,7 +73,7 @@ export class DnsServer extends pulumi.CustomResource {
      */
     declare public readonly credentials: pulumi.Output<outputs.Credentials | undefined>;
     /**
-     * Whether destroy deletes an adopted server.
+     * `deleteOnDestroy` as declared (false when unset).
      */
     declare public readonly deleteOnDestroy: pulumi.Output<boolean>;
     /**
@@ -92,6 +92,10 @@ export class DnsServer extends pulumi.CustomResource {
      * Name.
      */
     declare public readonly name: pulumi.Output<string>;
+    /**
+     * Whether destroy keeps the server at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted server without `deleteOnDestroy: true`.
+     */
+    declare public /*out*/ readonly retainOnDestroy: pulumi.Output<boolean>;
     /**
      * The service's id of the server.
      */
@@ -114,12 +118,13 @@ export class DnsServer extends pulumi.CustomResource {
         if (!opts.id) {
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["credentials"] = args?.credentials ? pulumi.secret(args.credentials) : undefined;
-            resourceInputs["deleteOnDestroy"] = (args?.deleteOnDestroy) ?? false;
+            resourceInputs["deleteOnDestroy"] = args?.deleteOnDestroy;
             resourceInputs["name"] = args?.name;
             resourceInputs["settings"] = args?.settings;
             resourceInputs["devicesCount"] = undefined /*out*/;
             resourceInputs["effectiveSettings"] = undefined /*out*/;
             resourceInputs["isDefault"] = undefined /*out*/;
+            resourceInputs["retainOnDestroy"] = undefined /*out*/;
             resourceInputs["serverId"] = undefined /*out*/;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
@@ -129,6 +134,7 @@ export class DnsServer extends pulumi.CustomResource {
             resourceInputs["effectiveSettings"] = undefined /*out*/;
             resourceInputs["isDefault"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
+            resourceInputs["retainOnDestroy"] = undefined /*out*/;
             resourceInputs["serverId"] = undefined /*out*/;
             resourceInputs["settings"] = undefined /*out*/;
         }
@@ -152,7 +158,7 @@ export interface DnsServerArgs {
      */
     credentials?: pulumi.Input<inputs.CredentialsArgs | undefined>;
     /**
-     * Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+     * What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
      */
     deleteOnDestroy?: pulumi.Input<boolean | undefined>;
     /**

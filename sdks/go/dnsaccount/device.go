@@ -67,7 +67,7 @@ type Device struct {
 	Adopt pulumi.StringPtrOutput `pulumi:"adopt"`
 	// Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
 	Credentials CredentialsPtrOutput `pulumi:"credentials"`
-	// Whether destroy deletes an adopted device.
+	// `deleteOnDestroy` as declared (false when unset).
 	DeleteOnDestroy pulumi.BoolOutput `pulumi:"deleteOnDestroy"`
 	// The service's id of the device.
 	DeviceId pulumi.StringOutput `pulumi:"deviceId"`
@@ -85,6 +85,8 @@ type Device struct {
 	LinkedIpv4 pulumi.StringArrayOutput `pulumi:"linkedIpv4"`
 	// Name.
 	Name pulumi.StringOutput `pulumi:"name"`
+	// Whether destroy keeps the device at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted device without `deleteOnDestroy: true`.
+	RetainOnDestroy pulumi.BoolOutput `pulumi:"retainOnDestroy"`
 	// The managed settings as the service has them.
 	Settings DeviceSettingsPtrOutput `pulumi:"settings"`
 }
@@ -96,9 +98,6 @@ func NewDevice(ctx *pulumi.Context,
 		args = &DeviceArgs{}
 	}
 
-	if args.DeleteOnDestroy == nil {
-		args.DeleteOnDestroy = pulumi.BoolPtr(false)
-	}
 	if args.Credentials != nil {
 		args.Credentials = pulumi.ToSecret(args.Credentials).(CredentialsPtrInput)
 	}
@@ -144,7 +143,7 @@ type deviceArgs struct {
 	Adopt *string `pulumi:"adopt"`
 	// Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
 	Credentials *Credentials `pulumi:"credentials"`
-	// Delete an adopted device on destroy (default false: the program forgets it).
+	// What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server's `deleteOnDestroy` does not decide for it.
 	DeleteOnDestroy *bool `pulumi:"deleteOnDestroy"`
 	// The kind of device. Required unless adopting; a change is an update.
 	DeviceType *DeviceType `pulumi:"deviceType"`
@@ -164,7 +163,7 @@ type DeviceArgs struct {
 	Adopt pulumi.StringPtrInput
 	// Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
 	Credentials CredentialsPtrInput
-	// Delete an adopted device on destroy (default false: the program forgets it).
+	// What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server's `deleteOnDestroy` does not decide for it.
 	DeleteOnDestroy pulumi.BoolPtrInput
 	// The kind of device. Required unless adopting; a change is an update.
 	DeviceType DeviceTypePtrInput
@@ -275,7 +274,7 @@ func (o DeviceOutput) Credentials() CredentialsPtrOutput {
 	return o.ApplyT(func(v *Device) CredentialsPtrOutput { return v.Credentials }).(CredentialsPtrOutput)
 }
 
-// Whether destroy deletes an adopted device.
+// `deleteOnDestroy` as declared (false when unset).
 func (o DeviceOutput) DeleteOnDestroy() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Device) pulumi.BoolOutput { return v.DeleteOnDestroy }).(pulumi.BoolOutput)
 }
@@ -318,6 +317,11 @@ func (o DeviceOutput) LinkedIpv4() pulumi.StringArrayOutput {
 // Name.
 func (o DeviceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Device) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether destroy keeps the device at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted device without `deleteOnDestroy: true`.
+func (o DeviceOutput) RetainOnDestroy() pulumi.BoolOutput {
+	return o.ApplyT(func(v *Device) pulumi.BoolOutput { return v.RetainOnDestroy }).(pulumi.BoolOutput)
 }
 
 // The managed settings as the service has them.

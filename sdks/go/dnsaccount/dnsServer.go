@@ -66,7 +66,7 @@ type DnsServer struct {
 	Adopt pulumi.StringPtrOutput `pulumi:"adopt"`
 	// Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
 	Credentials CredentialsPtrOutput `pulumi:"credentials"`
-	// Whether destroy deletes an adopted server.
+	// `deleteOnDestroy` as declared (false when unset).
 	DeleteOnDestroy pulumi.BoolOutput `pulumi:"deleteOnDestroy"`
 	// How many devices use it.
 	DevicesCount pulumi.IntOutput `pulumi:"devicesCount"`
@@ -76,6 +76,8 @@ type DnsServer struct {
 	IsDefault pulumi.BoolOutput `pulumi:"isDefault"`
 	// Name.
 	Name pulumi.StringOutput `pulumi:"name"`
+	// Whether destroy keeps the server at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted server without `deleteOnDestroy: true`.
+	RetainOnDestroy pulumi.BoolOutput `pulumi:"retainOnDestroy"`
 	// The service's id of the server.
 	ServerId pulumi.StringOutput `pulumi:"serverId"`
 	// The managed settings as the service has them (the declared fields only).
@@ -89,9 +91,6 @@ func NewDnsServer(ctx *pulumi.Context,
 		args = &DnsServerArgs{}
 	}
 
-	if args.DeleteOnDestroy == nil {
-		args.DeleteOnDestroy = pulumi.BoolPtr(false)
-	}
 	if args.Credentials != nil {
 		args.Credentials = pulumi.ToSecret(args.Credentials).(CredentialsPtrInput)
 	}
@@ -136,7 +135,7 @@ type dnsServerArgs struct {
 	Adopt *string `pulumi:"adopt"`
 	// Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
 	Credentials *Credentials `pulumi:"credentials"`
-	// Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+	// What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
 	DeleteOnDestroy *bool `pulumi:"deleteOnDestroy"`
 	// Name, 1 to 64 characters. Required unless adopting; a change is an update.
 	Name *string `pulumi:"name"`
@@ -150,7 +149,7 @@ type DnsServerArgs struct {
 	Adopt pulumi.StringPtrInput
 	// Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
 	Credentials CredentialsPtrInput
-	// Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+	// What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
 	DeleteOnDestroy pulumi.BoolPtrInput
 	// Name, 1 to 64 characters. Required unless adopting; a change is an update.
 	Name pulumi.StringPtrInput
@@ -255,7 +254,7 @@ func (o DnsServerOutput) Credentials() CredentialsPtrOutput {
 	return o.ApplyT(func(v *DnsServer) CredentialsPtrOutput { return v.Credentials }).(CredentialsPtrOutput)
 }
 
-// Whether destroy deletes an adopted server.
+// `deleteOnDestroy` as declared (false when unset).
 func (o DnsServerOutput) DeleteOnDestroy() pulumi.BoolOutput {
 	return o.ApplyT(func(v *DnsServer) pulumi.BoolOutput { return v.DeleteOnDestroy }).(pulumi.BoolOutput)
 }
@@ -278,6 +277,11 @@ func (o DnsServerOutput) IsDefault() pulumi.BoolOutput {
 // Name.
 func (o DnsServerOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *DnsServer) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether destroy keeps the server at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted server without `deleteOnDestroy: true`.
+func (o DnsServerOutput) RetainOnDestroy() pulumi.BoolOutput {
+	return o.ApplyT(func(v *DnsServer) pulumi.BoolOutput { return v.RetainOnDestroy }).(pulumi.BoolOutput)
 }
 
 // The service's id of the server.

@@ -35,7 +35,7 @@ class DeviceArgs:
 
         :param pulumi.Input[_builtins.str] adopt: Take over an existing device instead of creating one. Its id.
         :param pulumi.Input['CredentialsArgs'] credentials: Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
-        :param pulumi.Input[_builtins.bool] delete_on_destroy: Delete an adopted device on destroy (default false: the program forgets it).
+        :param pulumi.Input[_builtins.bool] delete_on_destroy: What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server's `deleteOnDestroy` does not decide for it.
         :param pulumi.Input['DeviceType'] device_type: The kind of device. Required unless adopting; a change is an update.
         :param pulumi.Input[_builtins.str] dns_server_id: The DNS server the device uses (a DnsServer's `serverId`). Required unless adopting; a change moves the device.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] doh_password_keepers: Any change resets the device's DNS-over-HTTPS password (in place).
@@ -46,8 +46,6 @@ class DeviceArgs:
             pulumi.set(__self__, "adopt", adopt)
         if credentials is not None:
             pulumi.set(__self__, "credentials", credentials)
-        if delete_on_destroy is None:
-            delete_on_destroy = False
         if delete_on_destroy is not None:
             pulumi.set(__self__, "delete_on_destroy", delete_on_destroy)
         if device_type is not None:
@@ -89,7 +87,7 @@ class DeviceArgs:
     @pulumi.getter(name="deleteOnDestroy")
     def delete_on_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Delete an adopted device on destroy (default false: the program forgets it).
+        What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server's `deleteOnDestroy` does not decide for it.
         """
         return pulumi.get(self, "delete_on_destroy")
 
@@ -205,7 +203,7 @@ class Device(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Take over an existing device instead of creating one. Its id.
         :param pulumi.Input[Union['CredentialsArgs', 'CredentialsArgsDict']] credentials: Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
-        :param pulumi.Input[_builtins.bool] delete_on_destroy: Delete an adopted device on destroy (default false: the program forgets it).
+        :param pulumi.Input[_builtins.bool] delete_on_destroy: What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server's `deleteOnDestroy` does not decide for it.
         :param pulumi.Input['DeviceType'] device_type: The kind of device. Required unless adopting; a change is an update.
         :param pulumi.Input[_builtins.str] dns_server_id: The DNS server the device uses (a DnsServer's `serverId`). Required unless adopting; a change moves the device.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] doh_password_keepers: Any change resets the device's DNS-over-HTTPS password (in place).
@@ -280,8 +278,6 @@ class Device(pulumi.CustomResource):
 
             __props__.__dict__["adopt"] = adopt
             __props__.__dict__["credentials"] = None if credentials is None else pulumi.Output.secret(credentials)
-            if delete_on_destroy is None:
-                delete_on_destroy = False
             __props__.__dict__["delete_on_destroy"] = delete_on_destroy
             __props__.__dict__["device_type"] = device_type
             __props__.__dict__["dns_server_id"] = dns_server_id
@@ -292,6 +288,7 @@ class Device(pulumi.CustomResource):
             __props__.__dict__["dns_addresses"] = None
             __props__.__dict__["dns_addresses_with_auth"] = None
             __props__.__dict__["linked_ipv4"] = None
+            __props__.__dict__["retain_on_destroy"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["credentials", "dnsAddressesWithAuth"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Device, __self__).__init__(
@@ -327,6 +324,7 @@ class Device(pulumi.CustomResource):
         __props__.__dict__["doh_password_keepers"] = None
         __props__.__dict__["linked_ipv4"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["retain_on_destroy"] = None
         __props__.__dict__["settings"] = None
         return Device(resource_name, opts=opts, __props__=__props__)
 
@@ -350,7 +348,7 @@ class Device(pulumi.CustomResource):
     @pulumi.getter(name="deleteOnDestroy")
     def delete_on_destroy(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether destroy deletes an adopted device.
+        `deleteOnDestroy` as declared (false when unset).
         """
         return pulumi.get(self, "delete_on_destroy")
 
@@ -417,6 +415,14 @@ class Device(pulumi.CustomResource):
         Name.
         """
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="retainOnDestroy")
+    def retain_on_destroy(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Whether destroy keeps the device at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted device without `deleteOnDestroy: true`.
+        """
+        return pulumi.get(self, "retain_on_destroy")
 
     @_builtins.property
     @pulumi.getter

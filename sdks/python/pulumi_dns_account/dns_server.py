@@ -32,7 +32,7 @@ class DnsServerArgs:
 
         :param pulumi.Input[_builtins.str] adopt: Take over an existing DNS server instead of creating one. Its id, or `default` for the account's default server.
         :param pulumi.Input['CredentialsArgs'] credentials: Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
-        :param pulumi.Input[_builtins.bool] delete_on_destroy: Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+        :param pulumi.Input[_builtins.bool] delete_on_destroy: What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
         :param pulumi.Input[_builtins.str] name: Name, 1 to 64 characters. Required unless adopting; a change is an update.
         :param pulumi.Input['DnsServerSettingsArgs'] settings: Settings to manage; a change is an update.
         """
@@ -40,8 +40,6 @@ class DnsServerArgs:
             pulumi.set(__self__, "adopt", adopt)
         if credentials is not None:
             pulumi.set(__self__, "credentials", credentials)
-        if delete_on_destroy is None:
-            delete_on_destroy = False
         if delete_on_destroy is not None:
             pulumi.set(__self__, "delete_on_destroy", delete_on_destroy)
         if name is not None:
@@ -77,7 +75,7 @@ class DnsServerArgs:
     @pulumi.getter(name="deleteOnDestroy")
     def delete_on_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+        What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
         """
         return pulumi.get(self, "delete_on_destroy")
 
@@ -156,7 +154,7 @@ class DnsServer(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Take over an existing DNS server instead of creating one. Its id, or `default` for the account's default server.
         :param pulumi.Input[Union['CredentialsArgs', 'CredentialsArgsDict']] credentials: Credentials for this resource only (a Token's `baseUrl` and `refreshToken`, or an `apiKey`); without them the provider's configuration, then the environment and CLI profiles are used. Kept in state as a secret.
-        :param pulumi.Input[_builtins.bool] delete_on_destroy: Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+        :param pulumi.Input[_builtins.bool] delete_on_destroy: What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi's `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
         :param pulumi.Input[_builtins.str] name: Name, 1 to 64 characters. Required unless adopting; a change is an update.
         :param pulumi.Input[Union['DnsServerSettingsArgs', 'DnsServerSettingsArgsDict']] settings: Settings to manage; a change is an update.
         """
@@ -227,14 +225,13 @@ class DnsServer(pulumi.CustomResource):
 
             __props__.__dict__["adopt"] = adopt
             __props__.__dict__["credentials"] = None if credentials is None else pulumi.Output.secret(credentials)
-            if delete_on_destroy is None:
-                delete_on_destroy = False
             __props__.__dict__["delete_on_destroy"] = delete_on_destroy
             __props__.__dict__["name"] = name
             __props__.__dict__["settings"] = settings
             __props__.__dict__["devices_count"] = None
             __props__.__dict__["effective_settings"] = None
             __props__.__dict__["is_default"] = None
+            __props__.__dict__["retain_on_destroy"] = None
             __props__.__dict__["server_id"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["credentials"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
@@ -267,6 +264,7 @@ class DnsServer(pulumi.CustomResource):
         __props__.__dict__["effective_settings"] = None
         __props__.__dict__["is_default"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["retain_on_destroy"] = None
         __props__.__dict__["server_id"] = None
         __props__.__dict__["settings"] = None
         return DnsServer(resource_name, opts=opts, __props__=__props__)
@@ -291,7 +289,7 @@ class DnsServer(pulumi.CustomResource):
     @pulumi.getter(name="deleteOnDestroy")
     def delete_on_destroy(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether destroy deletes an adopted server.
+        `deleteOnDestroy` as declared (false when unset).
         """
         return pulumi.get(self, "delete_on_destroy")
 
@@ -326,6 +324,14 @@ class DnsServer(pulumi.CustomResource):
         Name.
         """
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="retainOnDestroy")
+    def retain_on_destroy(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Whether destroy keeps the server at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted server without `deleteOnDestroy: true`.
+        """
+        return pulumi.get(self, "retain_on_destroy")
 
     @_builtins.property
     @pulumi.getter(name="serverId")

@@ -54,7 +54,8 @@ export interface ProviderRpc {
   create(urn: string, properties: Record<string, unknown>, options?: { preview?: boolean }): Promise<{ id: string; properties: Record<string, unknown> }>;
   read(id: string, urn: string, properties: Record<string, unknown>, inputs?: Record<string, unknown>): Promise<{ id: string; properties: Record<string, unknown>; inputs?: Record<string, unknown> }>;
   update(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>, options?: { preview?: boolean }): Promise<{ properties: Record<string, unknown> }>;
-  delete(id: string, urn: string, properties: Record<string, unknown>): Promise<void>;
+  /** Deletes; `oldInputs` are the state's inputs, which the real engine sends too (sendsOldInputsToDelete). */
+  delete(id: string, urn: string, properties: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<void>;
   invoke(token: string, args: Record<string, unknown>): Promise<{ outputs: Record<string, unknown>; failures: { property: string; reason: string }[] }>;
   close(): void;
 }
@@ -245,11 +246,12 @@ export function connectProvider(pulumiDir: string, port: number, record?: Record
       const res = await call<any>("update", r);
       return { properties: res.getProperties()?.toJavaScript() ?? {} };
     },
-    async delete(id, urn, properties) {
+    async delete(id, urn, properties, oldInputs) {
       const r = new messages.DeleteRequest();
       r.setId(id);
       named(r, urn);
       r.setProperties(struct(properties));
+      if (oldInputs) r.setOldInputs(struct(oldInputs));
       await call("delete", r);
     },
     async invoke(token, args) {

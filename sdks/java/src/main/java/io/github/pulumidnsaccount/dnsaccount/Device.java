@@ -96,14 +96,14 @@ public class Device extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.credentials);
     }
     /**
-     * Whether destroy deletes an adopted device.
+     * `deleteOnDestroy` as declared (false when unset).
      * 
      */
     @Export(name="deleteOnDestroy", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> deleteOnDestroy;
 
     /**
-     * @return Whether destroy deletes an adopted device.
+     * @return `deleteOnDestroy` as declared (false when unset).
      * 
      */
     public Output<Boolean> deleteOnDestroy() {
@@ -220,6 +220,20 @@ public class Device extends com.pulumi.resources.CustomResource {
      */
     public Output<String> name() {
         return this.name;
+    }
+    /**
+     * Whether destroy keeps the device at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted device without `deleteOnDestroy: true`.
+     * 
+     */
+    @Export(name="retainOnDestroy", refs={Boolean.class}, tree="[0]")
+    private Output<Boolean> retainOnDestroy;
+
+    /**
+     * @return Whether destroy keeps the device at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted device without `deleteOnDestroy: true`.
+     * 
+     */
+    public Output<Boolean> retainOnDestroy() {
+        return this.retainOnDestroy;
     }
     /**
      * The managed settings as the service has them.

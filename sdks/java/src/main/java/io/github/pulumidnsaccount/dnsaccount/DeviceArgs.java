@@ -5,7 +5,6 @@ package io.github.pulumidnsaccount.dnsaccount;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
-import com.pulumi.core.internal.Codegen;
 import io.github.pulumidnsaccount.dnsaccount.enums.DeviceType;
 import io.github.pulumidnsaccount.dnsaccount.inputs.CredentialsArgs;
 import io.github.pulumidnsaccount.dnsaccount.inputs.DeviceSettingsArgs;
@@ -52,14 +51,14 @@ public final class DeviceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Delete an adopted device on destroy (default false: the program forgets it).
+     * What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi&#39;s `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server&#39;s `deleteOnDestroy` does not decide for it.
      * 
      */
     @Import(name="deleteOnDestroy")
     private @Nullable Output<Boolean> deleteOnDestroy;
 
     /**
-     * @return Delete an adopted device on destroy (default false: the program forgets it).
+     * @return What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi&#39;s `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server&#39;s `deleteOnDestroy` does not decide for it.
      * 
      */
     public Optional<Output<Boolean>> deleteOnDestroy() {
@@ -215,7 +214,7 @@ public final class DeviceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param deleteOnDestroy Delete an adopted device on destroy (default false: the program forgets it).
+         * @param deleteOnDestroy What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi&#39;s `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server&#39;s `deleteOnDestroy` does not decide for it.
          * 
          * @return builder
          * 
@@ -226,7 +225,7 @@ public final class DeviceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param deleteOnDestroy Delete an adopted device on destroy (default false: the program forgets it).
+         * @param deleteOnDestroy What destroy (or removing the resource from the program) does at the service, whoever made the device: `false` keeps it (the program forgets it, like Pulumi&#39;s `retainOnDelete`), `true` deletes it. Unset: a device the program created is deleted, an adopted one is kept. Its server&#39;s `deleteOnDestroy` does not decide for it.
          * 
          * @return builder
          * 
@@ -341,7 +340,6 @@ public final class DeviceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         public DeviceArgs build() {
-            $.deleteOnDestroy = Codegen.booleanProp("deleteOnDestroy").output().arg($.deleteOnDestroy).def(false).getNullable();
             return $;
         }
     }

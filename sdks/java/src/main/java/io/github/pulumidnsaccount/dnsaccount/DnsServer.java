@@ -96,14 +96,14 @@ public class DnsServer extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.credentials);
     }
     /**
-     * Whether destroy deletes an adopted server.
+     * `deleteOnDestroy` as declared (false when unset).
      * 
      */
     @Export(name="deleteOnDestroy", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> deleteOnDestroy;
 
     /**
-     * @return Whether destroy deletes an adopted server.
+     * @return `deleteOnDestroy` as declared (false when unset).
      * 
      */
     public Output<Boolean> deleteOnDestroy() {
@@ -164,6 +164,20 @@ public class DnsServer extends com.pulumi.resources.CustomResource {
      */
     public Output<String> name() {
         return this.name;
+    }
+    /**
+     * Whether destroy keeps the server at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted server without `deleteOnDestroy: true`.
+     * 
+     */
+    @Export(name="retainOnDestroy", refs={Boolean.class}, tree="[0]")
+    private Output<Boolean> retainOnDestroy;
+
+    /**
+     * @return Whether destroy keeps the server at the service (the program forgets it): `deleteOnDestroy: false`, or an adopted server without `deleteOnDestroy: true`.
+     * 
+     */
+    public Output<Boolean> retainOnDestroy() {
+        return this.retainOnDestroy;
     }
     /**
      * The service&#39;s id of the server.

@@ -5,7 +5,6 @@ package io.github.pulumidnsaccount.dnsaccount;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
-import com.pulumi.core.internal.Codegen;
 import io.github.pulumidnsaccount.dnsaccount.inputs.CredentialsArgs;
 import io.github.pulumidnsaccount.dnsaccount.inputs.DnsServerSettingsArgs;
 import java.lang.Boolean;
@@ -50,14 +49,14 @@ public final class DnsServerArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+     * What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi&#39;s `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
      * 
      */
     @Import(name="deleteOnDestroy")
     private @Nullable Output<Boolean> deleteOnDestroy;
 
     /**
-     * @return Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+     * @return What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi&#39;s `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
      * 
      */
     public Optional<Output<Boolean>> deleteOnDestroy() {
@@ -165,7 +164,7 @@ public final class DnsServerArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param deleteOnDestroy Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+         * @param deleteOnDestroy What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi&#39;s `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
          * 
          * @return builder
          * 
@@ -176,7 +175,7 @@ public final class DnsServerArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param deleteOnDestroy Delete an adopted server on destroy (default false: the program forgets it). Never the default server.
+         * @param deleteOnDestroy What destroy (or removing the resource from the program) does at the service, whoever made the server: `false` keeps it (the program forgets it, like Pulumi&#39;s `retainOnDelete`), `true` deletes it. Unset: a server the program created is deleted, an adopted one is kept. The default server is never deleted. Keeping a server keeps its devices in it; deleting it makes the service move the devices it still has to the default server.
          * 
          * @return builder
          * 
@@ -228,7 +227,6 @@ public final class DnsServerArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         public DnsServerArgs build() {
-            $.deleteOnDestroy = Codegen.booleanProp("deleteOnDestroy").output().arg($.deleteOnDestroy).def(false).getNullable();
             return $;
         }
     }
