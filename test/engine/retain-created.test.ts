@@ -5,7 +5,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _closeAll } from "../support/helpers";
 import { _installedProgram } from "../support/program";
-import { _dynamicMissing, _engineMissing, type InlineProject, _inlineProject, type PulumiProject, _skipWithout, _stackProject } from "../support/pulumi-cli";
+import { _dynamicMissing, _engineMissing, type NodeProgramProject, _nodeProgramProject, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 const API_KEY = "key-ENGINE-RETAIN-9b27d4c6";
 
@@ -48,7 +48,7 @@ resources: {}
  * Issue 33 §4 under the real `pulumi`: a DNS server and a device the program created, then declared
  * `deleteOnDestroy: false`, then removed from the program, are still at the service after `pulumi up`
  * (which warns that it keeps them), through the native plugin (a YAML program) and through the
- * TypeScript dynamic resources (an Automation API inline program). Without the fix both were deleted.
+ * TypeScript dynamic resources (a Node.js program through the Node.js language host). Without the fix both were deleted.
  */
 describe("engine: deleteOnDestroy: false keeps what the program created", function () {
   this.timeout(900_000);
@@ -69,7 +69,7 @@ describe("engine: deleteOnDestroy: false keeps what the program created", functi
     let project: PulumiProject | undefined;
 
     before(async function () {
-      _skipWithout(this, _engineMissing("yaml"));
+      _failWithout(_engineMissing("yaml"));
       const installed = await _installedProgram();
       project = await _stackProject("dns-account-engine-retain-yaml-", {
         env: { PATH: path.join(installed, "node_modules", ".bin") },
@@ -130,7 +130,7 @@ resources:
   });
 
   describe("the TypeScript dynamic resources", () => {
-    let project: InlineProject | undefined;
+    let project: NodeProgramProject | undefined;
     const program = (deleteOnDestroy?: boolean): string => {
       const declared = deleteOnDestroy === undefined ? "" : `, deleteOnDestroy: ${deleteOnDestroy}`;
       return `const { DnsServer, Device } = require("pulumi-dns-account");
@@ -142,8 +142,8 @@ exports.deviceId = laptop.deviceId;
     };
 
     before(async function () {
-      _skipWithout(this, _dynamicMissing());
-      project = _inlineProject("dns-account-engine-retain-dyn-", await _installedProgram(), { "index.js": program() });
+      _failWithout(_dynamicMissing());
+      project = _nodeProgramProject("dns-account-engine-retain-dyn-", await _installedProgram(), { "index.js": program() });
       await project.config({ "dns-account:baseUrl": { value: emu.url }, "dns-account:apiKey": { value: API_KEY, secret: true } });
     });
 
@@ -165,8 +165,8 @@ exports.deviceId = laptop.deviceId;
       assert.equal(declared.summary?.resourceChanges?.update, 2, `declaring it was an update of each: ${JSON.stringify(declared.summary?.resourceChanges)}`);
       assert.match(removed.stdout ?? "", new RegExp(`DnsServer ${serverId} is kept at the service`));
       assert.match(removed.stdout ?? "", new RegExp(`Device ${deviceId} is kept at the service`));
-      // What pulumi printed and the state as stored (the Automation API's own summary repeats the stack config).
-      const printed = [up, declared, removed].map((r) => `${r.stdout ?? ""}${r.stderr ?? ""}`).join("\n");
+      // What pulumi printed and the state as stored.
+      const printed = [up, declared, removed].map((r) => r.stdout).join("\n");
       _assertNoSecrets(printed + (await project!.pulumi("stack", "export")), [API_KEY]);
     });
   });
