@@ -70,7 +70,8 @@ describe("the plugin's gRPC server in process (killing mutants)", function () {
     const { messages, empty, plugin: pluginPb } = plugin.pieces;
     const v1 = new messages.GetSchemaRequest();
     v1.setVersion(1);
-    assert.match((await _rejects(plugin.raw("getSchema", v1))).message, /unsupported schema version 1$/);
+    // An error that is not the package's has no code to show: its message alone.
+    assert.match((await _rejects(plugin.raw("getSchema", v1))).message, /^2 UNKNOWN: unsupported schema version 1$/);
     assert.ok((await plugin.raw("cancel", new empty.Empty())) instanceof empty.Empty);
     assert.ok((await plugin.raw("attach", new pluginPb.PluginAttach())) instanceof empty.Empty);
   });
@@ -209,6 +210,26 @@ describe("the plugin's gRPC server in process (killing mutants)", function () {
     _assertNoSecrets(err.message, secrets());
   });
 
+  it("Configure speaks of an explicit provider by its name, and logs an unknown key before it answers", async () => {
+    const { messages } = plugin.pieces;
+    const request = (args: Record<string, unknown>) => {
+      const r = new messages.ConfigureRequest();
+      r.setArgs(plugin.struct(args));
+      r.setUrn("urn:pulumi:dev::home::pulumi:providers:dns-account::kids");
+      r.setName("kids");
+      r.setAcceptsecrets(true);
+      return r;
+    };
+    const err = await _rejects((await another()).raw("configure", request({ baseUrl: emu.url, password: _secret(A.password) })));
+    assert.match(err.message, /the username of provider kids/);
+    _assertNoSecrets(err.message, secrets());
+    const p = await another();
+    await p.raw("configure", request({ baseUrl: emu.url, apikey: key }));
+    assert.equal(p.logs.length, 1, "logged before Configure answered");
+    assert.equal(p.logs[0]!.severity, WARNING);
+    assert.match(p.logs[0]!.message, /^apikey of provider kids .*apiKey of provider kids/);
+  });
+
   it("Configure's settings reach the resources: insecure HTTP allowed, validation skipped, a misspelled credential key named", async () => {
     // Plain HTTP to a host that is not this machine: refused without allowInsecureHttp, tried with it.
     const remote = { credentials: _secret({ baseUrl: "http://dns.example.invalid", apiKey: "key-INPROC-remote" }) };
@@ -243,6 +264,10 @@ describe("the plugin's gRPC server in process (killing mutants)", function () {
       const same = await plugin.diff(created.id, urn("DnsServer", "d"), created.properties, { name: "D" });
       assert.equal(same.changes, "none");
       assert.deepEqual(same.diffs, []);
+      // Settings left to the service differ from the state's, yet nothing changes: no key is listed.
+      const undeclared = await plugin.diff(created.id, urn("DnsServer", "d"), created.properties, { name: "D", settings: {} });
+      assert.equal(undeclared.changes, "none");
+      assert.deepEqual(undeclared.diffs, []);
       const renamed = await plugin.diff(created.id, urn("DnsServer", "d"), created.properties, { name: "D2" });
       assert.equal(renamed.changes, "some");
       assert.deepEqual(renamed.diffs, ["name"], "only what changed, only what the program declares");
@@ -282,7 +307,17 @@ describe("the plugin's gRPC server in process (killing mutants)", function () {
     minted.push(_reveal(token.properties.refreshToken) as string, _reveal(token.properties.accessToken) as string);
     assert.ok(_isSecret(token.properties.accessToken) && _isSecret(token.properties.refreshToken), "secret outputs");
     assert.equal(_isSecret(token.properties.username), false);
+    // A Token with its state reads (only an import, with none, is refused).
+    const read = await plugin.read(token.id, urn("Token", "t"), token.properties);
+    assert.equal(read.id, token.id);
+    assert.ok(_isSecret(read.properties.refreshToken));
     await plugin.delete(token.id, urn("Token", "t"), token.properties);
+  });
+
+  it("Create that failed before making anything: its reason and code, no partial state", async () => {
+    const err = (await _rejects(plugin.create(urn("DnsServer", "f"), { name: "F", credentials: { baseUrl: emu.url, apiKey: "key-INPROC-refused" } }))) as Error & { partial?: unknown };
+    assert.match(err.message, /^2 UNKNOWN: Creating the DNS server failed: invalid_api_key: /);
+    assert.equal(err.partial, undefined, "no ErrorResourceInitFailed");
   });
 
   it("Create that made an object but failed: the error carries its id and its state, secrets marked, with the reason and code", async () => {
@@ -298,6 +333,34 @@ describe("the plugin's gRPC server in process (killing mutants)", function () {
     _assertNoSecrets(JSON.stringify(err.partial.reasons), secrets());
   });
 
+  it("a Device: check, create with its secret addresses, read, delete", async () => {
+    const [server] = await dashboard.dnsServers.list();
+    const inputs = { name: "TV", deviceType: "SMART_TV", dnsServerId: server!.id };
+    const checked = await plugin.check(urn("Device", "tv"), {}, inputs);
+    assert.deepEqual(checked.failures, []);
+    const device = await plugin.create(urn("Device", "tv"), checked.inputs);
+    try {
+      assert.ok(_isSecret(device.properties.dnsAddressesWithAuth), "the addresses that embed the DoH password are a secret output");
+      assert.equal(_isSecret(device.properties.dnsAddresses), false);
+      const read = await plugin.read(device.id, urn("Device", "tv"), device.properties, checked.inputs);
+      assert.equal(read.properties.name, "TV");
+      assert.ok(_isSecret(read.properties.dnsAddressesWithAuth));
+    } finally {
+      await plugin.delete(device.id, urn("Device", "tv"), device.properties);
+    }
+    assert.ok(!(await dashboard.devices.list()).some((d) => d.id === device.id));
+  });
+
+  it("before any Configure: no credentials of the provider's, plain HTTP refused", async () => {
+    const fresh = await another();
+    const created = await fresh.create(urn("DnsServer", "early"), { name: "Early", credentials: { baseUrl: emu.url, apiKey: key } });
+    await fresh.delete(created.id, urn("DnsServer", "early"), created.properties);
+    const none = await fresh.check(urn("DnsServer", "n"), {}, { name: "N" });
+    assert.match(none.failures[0]!.reason, /No credentials/);
+    const insecure = await _rejects(fresh.invoke("dns-account:index:getAccountLimits", { credentials: _secret({ baseUrl: "http://dns.example.invalid", apiKey: "key-INPROC-remote" }) }));
+    assert.match(insecure.message, /uses http:\/\/ for a non-loopback host/);
+  });
+
   it("Read: the inputs' credentials over the outputs' stale ones, the stored inputs back, secrets marked, gone without an id; a Token cannot be imported", async () => {
     const good = { baseUrl: emu.url, apiKey: key };
     const stale = { baseUrl: emu.url, apiKey: "key-INPROC-revoked" };
@@ -309,11 +372,16 @@ describe("the plugin's gRPC server in process (killing mutants)", function () {
     assert.equal(read.properties.name, "R");
     assert.ok(_isSecret(read.properties.credentials));
     assert.deepEqual(read.inputs, inputs, "the stored inputs, secrets marked");
-    // Inputs whose credentials are not known yet: the outputs' are used.
-    const unknownCreds = await _rejects(plugin.read(created.id, urn("DnsServer", "r"), staleProps, { name: "R", credentials: UNKNOWN }));
-    assert.match(unknownCreds.message, /invalid_api_key|refused|401/);
-    // A credentials input that is not an object is no credentials.
-    await _rejects(plugin.read(created.id, urn("DnsServer", "r"), staleProps, { name: "R", credentials: "text" }));
+    // Stored inputs without usable credentials (none, null, not an object, not known yet): the outputs'
+    // are used, here by a plugin whose provider has no credentials of its own.
+    const bare = await another();
+    await bare.configureArgs({ baseUrl: emu.url });
+    const goodProps = { ...created.properties, credentials: _secret(good) };
+    for (const credentials of [undefined, null, "text", UNKNOWN, { baseUrl: emu.url, apiKey: UNKNOWN }]) {
+      const r = await bare.read(created.id, urn("DnsServer", "r"), goodProps, { name: "R", ...(credentials === undefined ? {} : { credentials }) });
+      assert.equal(r.id, created.id, JSON.stringify(credentials));
+    }
+    assert.match((await _rejects(plugin.read(created.id, urn("DnsServer", "r"), staleProps, { name: "R", credentials: UNKNOWN }))).message, /invalid_api_key/);
     // A property that arrived secret stays secret; no stored inputs, no inputs back.
     const secretName = await plugin.read(created.id, urn("DnsServer", "r"), { ...created.properties, name: _secret("R") });
     assert.ok(_isSecret(secretName.properties.name));
@@ -384,7 +452,7 @@ describe("the plugin's gRPC server in process (killing mutants)", function () {
     assert.equal(typeof (limits.outputs.dnsServers as { limit: number }).limit, "number");
     assert.deepEqual(limits.failures, []);
     const refused = await _rejects(plugin.invoke("dns-account:index:getAccountLimits", { credentials: _secret({ baseUrl: emu.url, apiKey: "key-INPROC-nope" }) }));
-    assert.match(refused.message, /invalid_api_key/);
+    assert.match(refused.message, /^2 UNKNOWN: invalid_api_key: /);
     _assertNoSecrets(refused.message, ["key-INPROC-nope"]);
     const unknown = await _rejects(plugin.invoke("dns-account:index:getNothing", {}));
     assert.match(unknown.message, /^2 UNKNOWN: invalid_config: unknown function dns-account:index:getNothing$/);
