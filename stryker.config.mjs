@@ -33,6 +33,12 @@ const GROUPS = {
     mutate: ["scripts/package-plugin.mjs"],
     spec: ["dist/test/scripts/package-plugin.test.js", "dist/test/package/plugin-executable.test.js"],
   },
+  // The native plugin's gRPC server, started in the test process (test/support/plugin-inprocess.ts): the
+  // packed plugin's tests (test/provider/plugin/*) install and spawn it, too slow to run per mutant.
+  plugin: {
+    mutate: ["provider/plugin/server.ts"],
+    spec: ["dist/test/provider/plugin/server-mutants.test.js"],
+  },
   export: {
     mutate: ["provider/export.ts", "cli/commands/export.ts"],
     spec: ["dist/test/provider/export-mutants.test.js", "dist/test/cli/commands/export.test.js", "dist/test/cli/commands/emulator-seed.test.js"],
