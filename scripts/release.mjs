@@ -89,7 +89,12 @@ export function goModule(read = (file) => readFileSync(path.join(root, file), "u
  */
 export function tagRelease({ commit = "HEAD", cwd = root } = {}) {
   const git = (...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-  const hash = git("rev-parse", "--verify", "--quiet", `${commit}^{commit}`);
+  let hash;
+  try {
+    hash = git("rev-parse", "--verify", "--quiet", `${commit}^{commit}`);
+  } catch {
+    throw new Error(`${commit} is not a commit of the repository at ${cwd}`);
+  }
   const read = (file) => git("show", `${hash}:${file}`);
   const pkg = JSON.parse(read("package.json"));
   const tags = releaseTags({ version: pkg.version, ...githubRepository(pkg.repository.url), ...goModule(read) });
