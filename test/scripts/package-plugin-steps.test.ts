@@ -40,6 +40,7 @@ type Steps = {
   packageVersion(): string;
   tarballName(version: string, platform: string): string;
   sha256(file: string): string;
+  filesIn(dir: string, suffix: string): string[];
 };
 const load = async (): Promise<Steps> => (await import(pathToFileURL(SCRIPT).href)) as Steps;
 const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -289,6 +290,19 @@ describe("package:plugin: each step of the build, short of the executable", func
       await packTarball(dir, "pulumi-resource-dns-account", file);
       assert.deepEqual(readFileSync(file).subarray(0, 2), Buffer.from([0x1f, 0x8b]), "gzip");
       assert.deepEqual(tarEntries(file), [{ name: "pulumi-resource-dns-account", type: "0", mode: 0o755, uid: 0, gid: 0, uname: "", gname: "", size: 22 }]);
+    });
+
+    it("sha256 is the file's SHA-256 in hex; filesIn lists the files directly in a folder by the end of their name", async () => {
+      const { sha256, filesIn } = await load();
+      const dir = tmp("dns-account-files-in-");
+      writeFileSync(path.join(dir, "a.tar.gz"), "a");
+      writeFileSync(path.join(dir, "b.tgz"), "b");
+      mkdirSync(path.join(dir, "sub"));
+      writeFileSync(path.join(dir, "sub", "c.tar.gz"), "c");
+      assert.equal(sha256(path.join(dir, "a.tar.gz")), "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb");
+      assert.deepEqual(filesIn(dir, ".tar.gz"), [path.join(dir, "a.tar.gz")]);
+      assert.deepEqual(filesIn(dir, ".tgz"), [path.join(dir, "b.tgz")]);
+      assert.deepEqual(filesIn(path.join(dir, "none"), ".tgz"), []);
     });
 
     it("storeInCache: creates the folder, keeps the newest tarball of each platform and the other platforms' own", async () => {
