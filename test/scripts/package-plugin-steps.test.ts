@@ -124,6 +124,23 @@ describe("package:plugin: each step of the build, short of the executable", func
       }
     });
 
+    it("packageVersion is package.json's version; tarballName puts it after a v", async () => {
+      const { packageVersion, tarballName } = await load();
+      assert.equal(packageVersion(), (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version);
+      assert.equal(tarballName("0.3.0", "windows-amd64"), "pulumi-resource-dns-account-v0.3.0-windows-amd64.tar.gz");
+    });
+
+    it("importing the script (as release.mjs does) builds nothing: only running it does", async () => {
+      const dir = tmp("dns-account-import-");
+      const importer = path.join(dir, "importer.mjs");
+      writeFileSync(importer, `const m = await import(${JSON.stringify(pathToFileURL(SCRIPT).href)});\nconsole.log(typeof m.packagePlugin);\n`);
+      // A mutant that runs the CLI on import would start a build here: the time limit ends it.
+      const r = spawnSync(process.execPath, [importer], { cwd: dir, encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CACHE_HOME: path.join(dir, "cache") } });
+      assert.equal(r.stdout, "function\n");
+      assert.equal(r.stderr, "");
+      assert.equal(r.status, 0);
+    });
+
     it("SEA_FUSE is the fuse this Node binary carries (postject flips it in the copy)", async () => {
       const { SEA_FUSE } = await load();
       assert.match(SEA_FUSE, /^NODE_SEA_FUSE_[0-9a-f]{32}$/);
