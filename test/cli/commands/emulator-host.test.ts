@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { DEFAULT_API_KEYS, DEFAULT_USERS } from "../../../emulator/state";
@@ -37,11 +38,11 @@ async function emulatorBin(args: string[]): Promise<{ url: string; port: number;
   };
 }
 
-/** A request to 127.0.0.1:port with exactly this Host. */
-function send(port: number, host: string, method: string, pathname: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; body: string }> {
+/** A request to 127.0.0.1:port (or `address`:port) with exactly this Host. */
+function send(port: number, host: string, method: string, pathname: string, headers: Record<string, string> = {}, body?: string, address = "127.0.0.1"): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const all = { ...headers, host, ...(body !== undefined ? { "content-length": String(Buffer.byteLength(body)) } : {}) };
-    const r = http.request({ host: "127.0.0.1", port, method, path: pathname, headers: all, setHost: false, agent: false }, (res) => {
+    const r = http.request({ host: address, port, method, path: pathname, headers: all, setHost: false, agent: false }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (d: string) => (text += d));
@@ -201,5 +202,50 @@ describe("dns-account emulator: its address, --allow-remote, --allow-host and --
     const missing = await cli(["emulator", "--limit"], {});
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--limit has a missing or wrong value/);
+  });
+
+  it("--host [::1] (an IPv6 address as a URL writes it) listens on ::1 and prints its URL in brackets; a port or a name in brackets is exit 2 naming --host", async function () {
+    // A port held on ::1, which also tells whether this machine has an IPv6 loopback at all.
+    const holder = net.createServer();
+    const held = await new Promise<number | string>((resolve) => {
+      holder.once("error", (err: NodeJS.ErrnoException) => resolve(String(err.code)));
+      holder.listen(0, "::1", () => resolve((holder.address() as net.AddressInfo).port));
+    });
+    if (typeof held === "string") {
+      if (!["EADDRNOTAVAIL", "EAFNOSUPPORT"].includes(held)) throw new Error(`listening on ::1 failed: ${held}`);
+      console.log(`      skipped: this machine has no IPv6 loopback (::1: ${held}); --host 127.0.0.1 is tested above`);
+      this.skip();
+    }
+    try {
+      for (const given of ["[::1]", "::1", "[0:0::1]"]) {
+        const emu = await emulatorBin(["--host", given]);
+        try {
+          assert.match(emu.url, /^http:\/\/\[::1\]:\d+$/, given);
+          assert.equal((await send(emu.port, `[::1]:${emu.port}`, "GET", "/oapi/v1/account/limits", { authorization: `ApiKey ${KEY}` }, undefined, "::1")).status, 200, given);
+          assert.equal((await send(emu.port, `rebind.attacker.example:${emu.port}`, "GET", "/oapi/v1/account/limits", { authorization: `ApiKey ${KEY}` }, undefined, "::1")).status, 421, given);
+        } finally {
+          const r = await emu.stop();
+          assert.equal(r.code, 0);
+          assert.equal(r.stderr, "", `${given}: loopback, so no warning`);
+        }
+      }
+      // A port taken on ::1: the message writes the address as a URL does.
+      const taken = await cli(["emulator", "--host", "[::1]", "--port", String(held)], {});
+      assert.equal(taken.code, 2);
+      assert.equal(taken.stderr, `dns-account: usage: port ${held} on [::1] is taken: pass --port 0 for any free port (or another --port)\n`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+
+    // Brackets do not open a way around the loopback rule.
+    const remote = await cli(["emulator", "--port", "0", "--host", "[2001:db8::1]"], {});
+    assert.equal(remote.code, 2);
+    assert.match(remote.stderr, /^dns-account: usage: --host is not a loopback address .*pass --allow-remote/);
+    for (const bad of ["[::1]:8787", "[127.0.0.1]", "[localhost]", "[::1", "::1]", "[[::1]]", "[]"]) {
+      const r = await cli(["emulator", "--port", "0", "--host", bad], {});
+      assert.equal(r.code, 2, bad);
+      assert.equal(r.stdout, "", bad);
+      assert.equal(r.stderr, "dns-account: usage: --host takes an address without a port, such as 127.0.0.1 or ::1 (brackets are for an IPv6 address alone: [::1]); the port goes in --port\n", bad);
+    }
   });
 });
