@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { readlinkSync } from "node:fs";
 import path from "node:path";
-import { type Emulator, type RecordedRequest, startEmulator } from "../../emulator";
+import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _refreshTokenAlive } from "../support/helpers";
 import { _dynamicMissing, _engineMissing } from "../support/pulumi-cli";
-import { _currentTarball, type PackageProject, _packageProject, _releaseTarball, _resourceCounts } from "../support/release";
+import { _currentTarball, type PackageProject, _packageProject, type ProxiedRequest, _recordingProxy, _releaseTarball, _resourceCounts } from "../support/release";
 
 /** 0.2.0: the last commit before the CHANGELOG's 0.3.0 section. */
 const RELEASE_0_2_0 = "1bd26aa";
@@ -149,9 +149,9 @@ async function inventory(client: Client): Promise<string[]> {
   return out.sort();
 }
 
-/** The requests from `since` on that changed something at the service (anything but reads and token grants). */
-function writes(emu: Emulator, since: ReadonlySet<RecordedRequest>): string[] {
-  return emu.requests.filter((r) => !since.has(r) && r.method !== "GET" && r.path !== "/oapi/v1/oauth_token").map((r) => `${r.method} ${r.path}`);
+/** The requests after the first `since` that changed something at the service (anything but reads and token grants). */
+function writes(requests: readonly ProxiedRequest[], since: number): string[] {
+  return requests.slice(since).filter((r) => r.method !== "GET" && r.path !== "/oapi/v1/oauth_token").map((r) => `${r.method} ${r.path}`);
 }
 
 /** The resources of a stack's state: `type name id` for each custom resource. */
@@ -179,6 +179,8 @@ const pluginBin = (p: PackageProject): string => readlinkSync(path.join(p.dir, "
 describe("engine: stacks made by 0.2.0 under the current version", function () {
   this.timeout(900_000);
   let emu: Emulator;
+  /** The programs' base URL: every request they send the emulator is recorded. */
+  let proxy: Awaited<ReturnType<typeof _recordingProxy>>;
   let user: Client;
   let release: string;
   let current: string;
@@ -191,6 +193,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     if (missing) throw new Error(`the real engine cannot run this: ${missing}`);
     emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }] });
     emu.addApiKey(USERNAME, API_KEY);
+    proxy = await _recordingProxy(emu.url);
     user = createClient({ baseUrl: emu.url, apiKey: API_KEY });
     [release, current] = await Promise.all([_releaseTarball(RELEASE_0_2_0), _currentTarball()]);
   });
@@ -198,12 +201,13 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
   after(async function () {
     this.timeout(300_000);
     await user?.close();
+    await proxy?.close();
     await emu?.close();
     for (const p of projects) p.remove();
   });
 
   it("a YAML stack made by 0.2.0's plugin (server with settings, devices, a dedicated address): no changes under the current plugin, and up writes nothing", async () => {
-    const p = await _packageProject("dns-account-upgrade-yaml-", { "Pulumi.yaml": YAML_PROGRAM }, { "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: API_KEY } });
+    const p = await _packageProject("dns-account-upgrade-yaml-", { "Pulumi.yaml": YAML_PROGRAM }, { "dns-account:baseUrl": proxy.url, "dns-account:apiKey": { secret: API_KEY } });
     projects.push(p);
     const empty = await inventory(user);
     await p.install(release);
@@ -215,12 +219,12 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
 
     await p.install(current);
     assert.match(pluginBin(p), /dist\/provider\/plugin\/bin\.js$/, "the current plugin is the npm bin");
-    const since = new Set(emu.requests);
+    const since = proxy.requests.length;
     await p.pulumi("preview", "--expect-no-changes", "--diff");
     await p.pulumi("refresh", "--preview-only", "--expect-no-changes");
     const up = _resourceCounts(await p.apply("up"));
     assert.deepEqual(up, { same: 5 }, "up changes nothing");
-    assert.deepEqual(writes(emu, since), [], "nothing written at the service");
+    assert.deepEqual(writes(proxy.requests, since), [], "nothing written at the service");
     assert.deepEqual(await inventory(user), made, "every object keeps its id");
     assert.deepEqual(await stateIds(p), ids, "the state keeps every id");
 
@@ -239,7 +243,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     const p = await _packageProject(
       "dns-account-upgrade-ts-",
       { "Pulumi.yaml": "name: dns-account-upgrade-ts\nruntime: nodejs\nmain: index.js\n", "index.js": tsProgram(false) },
-      { "dns-account:baseUrl": emu.url, "dns-account:username": USERNAME, "dns-account:password": { secret: PASSWORD } },
+      { "dns-account:baseUrl": proxy.url, "dns-account:username": USERNAME, "dns-account:password": { secret: PASSWORD } },
     );
     projects.push(p);
     await p.install(release);
@@ -251,12 +255,12 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
 
     await p.install(current);
     assert.match(pluginBin(p), /dist\/provider\/plugin\/bin\.js$/, "the current package is installed");
-    const since = new Set(emu.requests);
+    const since = proxy.requests.length;
     const revokes = emu.stats.revokeCalls;
     await p.pulumi("preview", "--expect-no-changes", "--diff");
     await p.pulumi("refresh", "--preview-only", "--expect-no-changes");
     assert.deepEqual(_resourceCounts(await p.apply("up")), { same: 4 }, "up changes nothing");
-    assert.deepEqual(writes(emu, since), [], "nothing written at the service");
+    assert.deepEqual(writes(proxy.requests, since), [], "nothing written at the service");
     assert.equal(emu.stats.revokeCalls, revokes, "the token is not revoked");
     assert.deepEqual(await inventory(user), made, "every object keeps its id");
     assert.deepEqual(await stateIds(p), ids, "the state keeps every id");
@@ -274,10 +278,10 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     assert.ok(held, "the Token's refresh token is in the state");
     const oldRefreshToken = JSON.parse(held) as string;
     assert.ok(await _refreshTokenAlive(emu.url, oldRefreshToken));
-    const since = new Set(emu.requests);
+    const since = proxy.requests.length;
     // What the move writes at the service: nothing but revocations (the old Token's, and the plugin's own
     // logins', which it revokes as it exits).
-    const changes = (): string[] => writes(emu, since).filter((w) => w !== "POST /oapi/v1/revoke_token");
+    const changes = (): string[] => writes(proxy.requests, since).filter((w) => w !== "POST /oapi/v1/revoke_token");
 
     // Step 1: retainOnDelete on every resource that holds a service object; `up` records it in the state.
     p.write({ "index.js": tsProgram(true) });

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
+import http from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -168,4 +169,47 @@ export function _resourceCounts(text: string): Record<string, number> {
 /** Reads a file of the program folder (for assertions on what npm installed). */
 export function _programFile(project: PulumiProject, ...parts: string[]): string {
   return readFileSync(path.join(project.dir, ...parts), "utf8");
+}
+
+/** A request that passed through a {@link _recordingProxy}. */
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+}
+
+/**
+ * An HTTP proxy in front of `target` (an emulator's URL) that records the method and path of every
+ * request it forwards, so a test can see what a program wrote to the service (the emulator records only
+ * its token endpoints). The Host header is rewritten to the target's, as the emulator accepts only its own.
+ *
+ * @example
+ * ```ts
+ * const proxy = await _recordingProxy(emu.url); // give programs proxy.url as their base URL
+ * const writes = proxy.requests.filter((r) => r.method !== "GET");
+ * await proxy.close();
+ * ```
+ */
+export async function _recordingProxy(target: string): Promise<{ url: string; requests: ProxiedRequest[]; close(): Promise<void> }> {
+  const to = new URL(target);
+  const requests: ProxiedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push({ method: req.method ?? "", path: new URL(req.url ?? "/", to).pathname });
+    const out = http.request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on("error", () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
