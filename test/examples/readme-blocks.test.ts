@@ -579,16 +579,34 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
         lang,
         first: { python: "import pulumi", go: "package main", csharp: "using System.Collections.Generic;", java: "package myproject;" }[lang],
         notRun: {
-          python: "`pulumi up` of a Python project needs pulumi-language-python, which cannot be built here (the same program shape runs under the real engine through the Automation API in test/engine/python-program.test.ts); test/package/sdks.test.ts runs this block as written under Pulumi's mocks against the generated SDK's wheel, and the names are checked here",
-          go: "`pulumi up` of a Go project needs pulumi-language-go, which cannot be built here (examples/go-home-network runs under the real engine through the Automation API in test/engine/go-program.test.ts); test/package/sdks.test.ts compiles and vets this block as written against sdks/go, and the names are checked here",
+          python: "test/package/sdks.test.ts runs this block as written under Pulumi's mocks against the generated SDK's wheel, and the names are checked here; the same program shape runs by pulumi up under the real engine in test/engine/python-program.test.ts (this block itself under the real engine: issue 33, open)",
+          go: "test/package/sdks.test.ts compiles and vets this block as written against sdks/go, and the names are checked here; examples/go-home-network runs by pulumi up under the real engine in test/engine/go-program.test.ts (this block itself under the real engine: issue 33, open)",
           csharp: "no .NET toolchain here: the names the block uses are checked against the schema in C#'s spelling (sdks/dotnet is generated and checked for staleness)",
-          java: "no engine can run a Java program here; test/package/sdks.test.ts compiles this block as written against the jar Maven builds from sdks/java, and the names are checked here",
+          java: "test/package/sdks.test.ts compiles this block as written against the jar Maven builds from sdks/java, and the names are checked here; examples/java-home-network runs by pulumi up under the real engine in test/engine/java-program.test.ts (this block itself under the real engine: issue 33, open)",
         }[lang],
         async run(block) {
           assert.deepEqual(_namesNotInSchema(block.text, lang, SCHEMA), []);
         },
       }),
     ),
+    {
+      title: "the Node.js SDK from a clone: install-links, npm install of sdks/nodejs, the postinstall approved",
+      lang: "sh",
+      first: "cd ~/my-program",
+      contains: "sdks/nodejs",
+      notRun: "it needs a clone and a program folder of the reader's: test/package/nodejs-sdk-install.test.ts runs these lines in a temporary program folder against a git clone of a snapshot of the repository (the install builds bin/, the SDK is required, a later npm install rebuilds it, the approval is recorded), and test/engine/nodejs-sdk-program.test.ts runs a program installed so by pulumi up; here each line is held to what those tests run",
+      async run(block) {
+        const lines = block.text.split("\n").map((l) => l.replace(/#.*$/, "").trim()).filter((l) => l);
+        assert.deepEqual(lines, [
+          "cd ~/my-program",
+          'echo "install-links=true" >> .npmrc',
+          "npm install /path/to/pulumi-dns-account/sdks/nodejs @pulumi/pulumi",
+          "npm install-scripts approve @pulumi-dns-account/dns-account",
+        ]);
+        const sdk = JSON.parse(readFileSync(path.join(root, "sdks", "nodejs", "package.json"), "utf8")) as { name: string };
+        assert.equal(sdk.name, "@pulumi-dns-account/dns-account", "the package the block approves is the SDK's");
+      },
+    },
     {
       title: "the SDKs from the repository: pip from a git URL's subdirectory, go get of the module",
       lang: "sh",
