@@ -8,7 +8,7 @@ import { _dynamicMissing, _engineMissing } from "../support/pulumi-cli";
 import { _currentTarball, type PackageProject, _packageProject, type ProxiedRequest, _recordingProxy, _releaseTarball, _resourceCounts } from "../support/release";
 
 /** 0.2.0: the last commit before the CHANGELOG's 0.3.0 section. */
-const RELEASE_0_2_0 = "1bd26aa";
+const RELEASE_0_2_0 = "1bd26aa8cb5e1a51d7afb7345f4c448270801713"; // 0.2.0: the full id, so a shallow clone can fetch it
 const USERNAME = "ops@example.com";
 const PASSWORD = "pw-UPGRADE-7d2e4a19";
 const API_KEY = "key-UPGRADE-5b8c1f03";

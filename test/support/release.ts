@@ -51,10 +51,19 @@ export function _releaseTarball(commit: string): Promise<string> {
 async function buildRelease(commit: string): Promise<string> {
   const repo = _repoRoot();
   let full: string;
+  const resolve = async (): Promise<string> => (await run("git", ["rev-parse", "--verify", "--quiet", `${commit}^{commit}`], { cwd: repo })).stdout.trim();
   try {
-    full = (await run("git", ["rev-parse", "--verify", "--quiet", `${commit}^{commit}`], { cwd: repo })).stdout.trim();
+    full = await resolve();
   } catch {
-    throw new Error(`the repository's history has no commit ${commit} (a shallow clone? run "git fetch --unshallow")`);
+    // A shallow clone lacks the release's commit: fetch that one commit from where the clone came from
+    // (by its full id, which `commit` must then be), and only then give up.
+    try {
+      if (!/^[0-9a-f]{40}$/.test(commit)) throw new Error("not a full commit id");
+      await run("git", ["fetch", "--quiet", "--depth=1", "origin", commit], { cwd: repo });
+      full = await resolve();
+    } catch {
+      throw new Error(`the repository's history has no commit ${commit}, and it could not be fetched from origin (a shallow clone? run "git fetch --unshallow")`);
+    }
   }
   const npmVersion = (await run(npm, ["--version"])).stdout.trim();
   const key = createHash("sha256")
