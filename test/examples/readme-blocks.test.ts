@@ -267,13 +267,13 @@ describe("README and docs/: every code block runs as written", function () {
   const tsc = async (dir: string, block: FencedBlock): Promise<void> => {
     const out = await run(process.execPath, [path.join(clone, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { cwd: dir }).then(
       (r) => r.stdout,
-      (err: { stdout?: string }) => err.stdout ?? String(err),
+      (err: { stdout?: string }) => err.stdout || String(err), // no output and a failure (no tsc in the clone yet, say) fails too
     );
     assert.equal(out.trim(), "", `${block.file} line ${block.line} (${block.first}) does not compile:\n${out.split("\n").slice(0, 20).join("\n")}`);
   };
 
   /** Type-checks a Pulumi program block with the tsconfig of Pulumi's current TypeScript template. */
-  const compileProgram = async (name: string, block: FencedBlock): Promise<void> => {
+  const compileProgram = async (name: string, block: FencedBlock, more: Record<string, unknown> = {}): Promise<void> => {
     const dir = path.join(clone, ".readme", name);
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, "index.ts"), block.text);
@@ -295,6 +295,7 @@ describe("README and docs/: every code block runs as written", function () {
       skipLibCheck: true,
       // Only because the program sits inside the package's own folder (a self-reference): installed, it needs none.
       rootDir: ".",
+      ...more,
     };
     writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
     await tsc(dir, block);
@@ -528,6 +529,17 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       notRun: NO_ENGINE,
       async run(block) {
         await compileProgram("overview-typescript", block);
+      },
+    },
+    {
+      title: "the upgrade page's move to the generated Node.js SDK: step 4 in TypeScript",
+      lang: "typescript",
+      first: 'import * as dns from "@pulumi-dns-account/dns-account";',
+      contains: '{ import: "<serverId>" }',
+      notRun: "its ids are a reader's own; the whole move runs under the real engine in test/engine/move-to-nodejs-sdk.test.ts, and the block is type-checked here against the generated SDK's sources",
+      async run(block) {
+        // The SDK as its own sources in the clone (sdks/nodejs), which is what `npm install <clone>/sdks/nodejs` compiles.
+        await compileProgram("upgrading-nodejs-sdk", block, { rootDir: "../..", paths: { "@pulumi-dns-account/dns-account": ["../../sdks/nodejs/index.ts"] } });
       },
     },
     {
