@@ -1,45 +1,16 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type AccountSeedInput, type Emulator, startEmulator } from "../../emulator";
-import { _goModule, _installPlugin, _pythonProgram, _requireEngine, _sdkVenv, _typescriptProject } from "../support/codegen-project";
+import { _goMissing, _goModule, _installPlugin, _pythonProgram, _sdkVenv, _typescriptProject } from "../support/codegen-project";
+import { _engineSuite, _seededAccount } from "../support/engine-suite";
 import { _assertNoSecrets, _cleanEnv, _repoRoot } from "../support/helpers";
-import { _pluginTarball } from "../support/home-network-program";
-import { type PulumiProject, _stackProject } from "../support/pulumi-cli";
+import { _engineMissing, type PulumiProject, _stackProject } from "../support/pulumi-cli";
+import { _pythonMissing } from "../support/python-venv";
 
 const run = promisify(execFile);
 const API_KEY = "key-ENGINE-CODEGEN-3e8a51d0";
-
-/** A dashboard-made account (export-import.test.ts's): servers with settings, devices whose names collide once made names, an address. */
-const SEED: AccountSeedInput = {
-  version: 1,
-  username: "user@example.com",
-  synthetic_traffic: false,
-  dns_servers: [
-    {
-      id: "home0001",
-      name: "Home Server",
-      default: true,
-      settings: {
-        user_rules_settings: { enabled: true, rules: ["||ads.example^", "@@||ok.example^"] },
-        access_settings: { enabled: true, allowed_clients: ["192.168.1.0/24"], blocked_clients: ["10.0.0.0/8"], blocked_domain_rules: ["bad.example"], block_known_scanners: true },
-        safebrowsing_settings: { enabled: true, block_dangerous_domains: true, block_nrd: false, blocking_mode_settings: { blocking_mode: "NXDOMAIN" } },
-        block_ttl_seconds: 120,
-      },
-    },
-    { id: "kids0001", name: "Kids", settings: { user_rules_settings: { enabled: true, rules: ["||games.example^"] }, protection_enabled: true } },
-  ],
-  devices: [
-    { id: "phone001", name: "Phone", device_type: "IOS", dns_server_id: "home0001" },
-    { id: "phone002", name: "Phone 2", device_type: "ANDROID", dns_server_id: "kids0001", settings: { protection_enabled: false } },
-    { id: "phone003", name: "phone2", device_type: "ANDROID", dns_server_id: "home0001" },
-    { id: "under001", name: "_", device_type: "ROUTER", dns_server_id: "home0001" },
-  ],
-  dedicated_ipv4: [{ ip: "198.51.100.7", device_id: "phone001" }],
-};
 
 /** One resource of `dns-account export`'s file. */
 interface Exported {
@@ -60,37 +31,27 @@ interface Exported {
  */
 describe("engine: dns-account export, pulumi import --generate-code in TypeScript, Python and Go, the code previews with no changes", function () {
   this.timeout(1_800_000);
-  let emu: Emulator;
-  let root: string;
-  let tarball: string;
   let exported: string;
   let file: { resources: Exported[] };
-  const projects: PulumiProject[] = [];
+  const suite = _engineSuite({
+    missing: () => _engineMissing("nodejs", "python", "go") ?? _pythonMissing() ?? _goMissing(),
+    prefix: "dns-account-engine-codegen-",
+    apiKey: API_KEY,
+    emulator: { seed: _seededAccount() },
+  });
 
   before(async function () {
-    this.timeout(600_000);
-    await _requireEngine(["nodejs", "python", "go"]);
-    root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-codegen-"));
     const started = Date.now();
-    tarball = await _pluginTarball(root);
-    emu = await startEmulator({ seed: SEED });
-    emu.addApiKey("user@example.com", API_KEY);
-    const configDir = path.join(root, "dns-account-config");
+    const configDir = path.join(suite.root, "dns-account-config");
     mkdirSync(configDir);
     exported = (
       await run(process.execPath, [path.join(_repoRoot(), "dist", "cli", "main.js"), "export"], {
-        env: _cleanEnv({ DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_API_KEY: API_KEY, DNS_ACCOUNT_CONFIG_DIR: configDir }),
+        env: _cleanEnv({ DNS_ACCOUNT_BASE_URL: suite.emu.url, DNS_ACCOUNT_API_KEY: API_KEY, DNS_ACCOUNT_CONFIG_DIR: configDir }),
       })
     ).stdout;
     file = JSON.parse(exported) as { resources: Exported[] };
     assert.equal(file.resources.length, 7);
-    console.log(`      plugin tarball and export in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  });
-
-  after(async () => {
-    await emu?.close();
-    for (const p of projects) p.remove();
-    if (root) rmSync(root, { recursive: true, force: true });
+    console.log(`      export in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
   /**
@@ -98,9 +59,9 @@ describe("engine: dns-account export, pulumi import --generate-code in TypeScrip
    * `out` (returned), the import's state checked: each resource named by the export's logicalName.
    */
   async function imported(prefix: string, program: string, out: string): Promise<{ project: PulumiProject; code: string; logs: string[] }> {
-    const project = await _stackProject(prefix, { program, config: { "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: API_KEY } } });
-    projects.push(project);
-    await _installPlugin(project, tarball);
+    const project = await _stackProject(prefix, { program, config: { "dns-account:baseUrl": suite.emu.url, "dns-account:apiKey": { secret: API_KEY } } });
+    suite.projects.push(project);
+    await _installPlugin(project, suite.tarball);
     writeFileSync(path.join(project.dir, "account.json"), exported);
     const logs = [await project.pulumi("import", "--file", "account.json", "--yes", "--protect=false", "--generate-code", "--out", out)];
     const state = await project.pulumi("stack", "export");
@@ -139,7 +100,7 @@ describe("engine: dns-account export, pulumi import --generate-code in TypeScrip
   });
 
   it("Python: the generated __main__.py, in a venv with the sdks/python wheel, previews with no changes", async () => {
-    const venv = await _sdkVenv(path.join(root, "venv"), path.join(root, "wheel"));
+    const venv = await _sdkVenv(path.join(suite.root, "venv"), path.join(suite.root, "wheel"));
     const { project, code, logs } = await imported("dns-account-engine-codegen-py-", _pythonProgram("dns-account-codegen", venv.dir), "__main__.py");
     assert.match(code, /^import pulumi_dns_account as dns_account$/m);
     for (const r of file.resources) assert.match(code, new RegExp(`dns_account\\.${r.type.split(":").pop()}\\("${esc(r.logicalName)}"`), `declares ${r.logicalName}`);

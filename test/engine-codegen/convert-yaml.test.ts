@@ -4,10 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { DEFAULT_API_KEYS, type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
-import { _goModule, _installPlugin, _pythonProgram, _requireEngine, _sdkVenv, _typescriptProject } from "../support/codegen-project";
+import { _goMissing, _goModule, _installPlugin, _pythonProgram, _sdkVenv, _typescriptProject } from "../support/codegen-project";
 import { _assertNoSecrets, _repoRoot } from "../support/helpers";
 import { _pluginTarball } from "../support/home-network-program";
-import { type PulumiProject, _stackProject } from "../support/pulumi-cli";
+import { _engineMissing, _failWithout, type PulumiProject, _stackProject } from "../support/pulumi-cli";
+import { _pythonMissing } from "../support/python-venv";
 
 /** The emulator's two default users and their API keys: two accounts. */
 const [USER, KIDS] = DEFAULT_API_KEYS as [{ key: string; username: string }, { key: string; username: string }];
@@ -39,7 +40,7 @@ describe("engine: pulumi convert of examples/yaml-home-network to TypeScript, Py
 
   before(async function () {
     this.timeout(600_000);
-    await _requireEngine(["yaml", "nodejs", "python", "go"]);
+    _failWithout(_engineMissing("yaml", "nodejs", "python", "go") ?? _pythonMissing() ?? _goMissing());
     root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-convert-"));
     const tarball = await _pluginTarball(root);
     emu = await startEmulator();

@@ -4,10 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { _requireEngine } from "../support/codegen-project";
 import { _gitSnapshot } from "../support/git-snapshot";
 import { _repoRoot } from "../support/helpers";
-import { type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, _failWithout, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
 
 const run = promisify(execFile);
 
@@ -26,7 +25,7 @@ describe("engine: pulumi package add on a clone with a PulumiPlugin.yaml (runtim
   let tmp: string;
   let project: PulumiProject | undefined;
 
-  before(() => _requireEngine(["nodejs", "yaml"]));
+  before(() => _failWithout(_engineMissing("nodejs", "yaml")));
 
   after(() => {
     project?.remove();

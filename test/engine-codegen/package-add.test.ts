@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
-import { _installPlugin, _packageVersion, _requireEngine, _typescriptProject } from "../support/codegen-project";
+import { _installPlugin, _packageVersion, _typescriptProject } from "../support/codegen-project";
+import { _engineSuite } from "../support/engine-suite";
 import { _assertNoSecrets } from "../support/helpers";
-import { _pluginTarball } from "../support/home-network-program";
-import { _engineVersion, type PulumiProject, _stackProject } from "../support/pulumi-cli";
-import { _pythonVenv } from "../support/python-venv";
+import { _engineMissing, _engineVersion, type PulumiProject, _stackProject } from "../support/pulumi-cli";
+import { _pythonMissing, _pythonVenv } from "../support/python-venv";
 
 const API_KEY = "key-ENGINE-PACKAGE-ADD-7c1d93fe";
 
@@ -47,48 +44,31 @@ pulumi.export("devicesInUse", dns.get_account_limits_output().devices.used)
  */
 describe("engine: pulumi package add with the installed plugin, a TypeScript and a Python program on the local SDK", function () {
   this.timeout(1_200_000);
-  let emu: Emulator;
-  let dashboard: Client;
-  let root: string;
-  let tarball: string;
-  const projects: PulumiProject[] = [];
-
-  before(async function () {
-    this.timeout(600_000);
-    await _requireEngine(["nodejs", "python"]);
-    root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-package-add-"));
-    tarball = await _pluginTarball(root);
-    emu = await startEmulator();
-    emu.addApiKey("user@example.com", API_KEY);
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-  });
-
-  after(async () => {
-    await dashboard?.close();
-    await emu?.close();
-    for (const p of projects) p.remove();
-    if (root) rmSync(root, { recursive: true, force: true });
+  const suite = _engineSuite({
+    missing: () => _engineMissing("nodejs", "python") ?? _pythonMissing(),
+    prefix: "dns-account-engine-package-add-",
+    apiKey: API_KEY,
   });
 
   async function stack(prefix: string, program: string): Promise<PulumiProject> {
-    const p = await _stackProject(prefix, { program, config: { "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: API_KEY } } });
-    projects.push(p);
-    await _installPlugin(p, tarball);
+    const p = await _stackProject(prefix, { program, config: { "dns-account:baseUrl": suite.emu.url, "dns-account:apiKey": { secret: API_KEY } } });
+    suite.projects.push(p);
+    await _installPlugin(p, suite.tarball);
     return p;
   }
 
   /** up, the server and device at the service, no changes, destroy removes both. */
   async function life(p: PulumiProject, name: string, ttl: number, device: string, logs: string[]): Promise<void> {
-    const devicesBefore = (await dashboard.devices.list()).length;
+    const devicesBefore = (await suite.dashboard.devices.list()).length;
     let started = Date.now();
     logs.push(await p.pulumi("up", "--yes"));
     console.log(`      up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const serverId = (await p.pulumi("stack", "output", "serverId")).trim();
     const deviceId = (await p.pulumi("stack", "output", "deviceId")).trim();
-    const server = await dashboard.dnsServers.get(serverId);
+    const server = await suite.dashboard.dnsServers.get(serverId);
     assert.equal(server.name, name);
     assert.equal(server.settings.block_ttl_seconds, ttl);
-    const laptop = await dashboard.devices.get(deviceId);
+    const laptop = await suite.dashboard.devices.get(deviceId);
     assert.deepEqual([laptop.name, laptop.device_type, laptop.dns_server_id], [device, "LINUX", serverId]);
     // The look-up ran before the device was made: it counts the account's devices as they were.
     assert.equal((await p.pulumi("stack", "output", "devicesInUse")).trim(), String(devicesBefore), "the look-up reached the plugin");
@@ -96,8 +76,8 @@ describe("engine: pulumi package add with the installed plugin, a TypeScript and
     logs.push(await p.pulumi("preview", "--expect-no-changes"));
     console.log(`      preview --expect-no-changes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     logs.push(await p.pulumi("destroy", "--yes", "--skip-preview"));
-    await assert.rejects(dashboard.devices.get(deviceId), (e: { status?: number }) => e.status === 404);
-    await assert.rejects(dashboard.dnsServers.get(serverId), (e: { status?: number }) => e.status === 404);
+    await assert.rejects(suite.dashboard.devices.get(deviceId), (e: { status?: number }) => e.status === 404);
+    await assert.rejects(suite.dashboard.dnsServers.get(serverId), (e: { status?: number }) => e.status === 404);
     _assertNoSecrets(logs.join("\n"), [API_KEY]);
   }
 

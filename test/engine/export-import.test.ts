@@ -3,41 +3,14 @@ import { execFile } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type AccountSeedInput, type Emulator, startEmulator } from "../../emulator";
+import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
+import { _seededAccount } from "../support/engine-suite";
 import { _assertNoSecrets, _cleanEnv } from "../support/helpers";
 import { _installedProgram } from "../support/program";
 import { _engineMissing, type PulumiProject, _failWithout, _stackProject } from "../support/pulumi-cli";
 
 const API_KEY = "key-ENGINE-EXPORT-5b1f7c92";
-
-/** A dashboard-made account: two servers with settings, devices whose names collide once made names, an address. */
-const SEED: AccountSeedInput = {
-  version: 1,
-  username: "user@example.com",
-  synthetic_traffic: false,
-  dns_servers: [
-    {
-      id: "home0001",
-      name: "Home Server",
-      default: true,
-      settings: {
-        user_rules_settings: { enabled: true, rules: ["||ads.example^", "@@||ok.example^"] },
-        access_settings: { enabled: true, allowed_clients: ["192.168.1.0/24"], blocked_clients: ["10.0.0.0/8"], blocked_domain_rules: ["bad.example"], block_known_scanners: true },
-        safebrowsing_settings: { enabled: true, block_dangerous_domains: true, block_nrd: false, blocking_mode_settings: { blocking_mode: "NXDOMAIN" } },
-        block_ttl_seconds: 120,
-      },
-    },
-    { id: "kids0001", name: "Kids", settings: { user_rules_settings: { enabled: true, rules: ["||games.example^"] }, protection_enabled: true } },
-  ],
-  devices: [
-    { id: "phone001", name: "Phone", device_type: "IOS", dns_server_id: "home0001" },
-    { id: "phone002", name: "Phone 2", device_type: "ANDROID", dns_server_id: "kids0001", settings: { protection_enabled: false } },
-    { id: "phone003", name: "phone2", device_type: "ANDROID", dns_server_id: "home0001" },
-    { id: "under001", name: "_", device_type: "ROUTER", dns_server_id: "home0001" },
-  ],
-  dedicated_ipv4: [{ ip: "198.51.100.7", device_id: "phone001" }],
-};
 
 /**
  * `dns-account export` → `pulumi import --file` under the real engine (issue 23 §3): on a seeded
@@ -55,7 +28,7 @@ describe("engine: dns-account export, then pulumi import --file in a YAML progra
 
   before(async function () {
     _failWithout(_engineMissing("yaml"));
-    emu = await startEmulator({ seed: SEED });
+    emu = await startEmulator({ seed: _seededAccount() });
     emu.addApiKey("user@example.com", API_KEY);
     dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
     const installed = await _installedProgram();

@@ -1,18 +1,16 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { cpSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
+import { _goMissing } from "../support/codegen-project";
+import { _engineSuite } from "../support/engine-suite";
 import { _repoRoot } from "../support/helpers";
-import { _homeNetworkLife, _nodelessProject, _pluginTarball } from "../support/home-network-program";
-import { _engineMissing, _failWithout, type PulumiProject } from "../support/pulumi-cli";
+import { _nodelessProject } from "../support/home-network-program";
+import { _engineMissing } from "../support/pulumi-cli";
 
 const run = promisify(execFile);
 const API_KEY = "key-ENGINE-GO-8c24e9b7";
-const VERSION = (JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")) as { version: string }).version;
 const EXAMPLE = path.join(_repoRoot(), "examples", "go-home-network");
 
 /**
@@ -27,48 +25,26 @@ const EXAMPLE = path.join(_repoRoot(), "examples", "go-home-network");
  */
 describe("engine: a Go program through the generated SDK and the tarball plugin, without Node.js", function () {
   this.timeout(1_200_000);
-  let emu: Emulator;
-  let dashboard: Client;
-  let root: string;
-  let tarball: string;
+  const suite = _engineSuite({ missing: () => _engineMissing("go") ?? _goMissing(), prefix: "dns-account-engine-go-", apiKey: API_KEY });
   let goBin = "";
-  const projects: PulumiProject[] = [];
 
   before(async function () {
-    _failWithout(_engineMissing("go"));
-    try {
-      goBin = path.dirname(execFileSync("/bin/sh", ["-c", "command -v go"], { encoding: "utf8" }).trim());
-    } catch {
-      _failWithout("no go on PATH (the Go language host builds the program with it)");
-    }
-    root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-go-"));
+    goBin = path.dirname(execFileSync("/bin/sh", ["-c", "command -v go"], { encoding: "utf8" }).trim());
     const started = Date.now();
-    tarball = await _pluginTarball(root);
-    const packaged = Date.now();
     // go vet in the example's own folder (its `replace` points at ../../sdks/go); -mod=readonly: go.mod
     // and go.sum as committed must be enough, and nothing is written into the repository.
     const status = (): string => execFileSync("git", ["status", "--porcelain", "--ignored", "--", "examples/go-home-network", "sdks/go"], { cwd: _repoRoot(), encoding: "utf8" });
     const statusBefore = status();
     await run("go", ["vet", "./..."], { cwd: EXAMPLE, env: { ...process.env, GOFLAGS: "-mod=readonly -buildvcs=false" }, maxBuffer: 16 * 1024 * 1024 });
-    console.log(`      plugin tarball in ${((packaged - started) / 1000).toFixed(1)} s; go vet in ${((Date.now() - packaged) / 1000).toFixed(1)} s`);
+    console.log(`      go vet in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     assert.equal(status(), statusBefore, "go vet wrote nothing into the repository");
-    emu = await startEmulator();
-    emu.addApiKey("user@example.com", API_KEY);
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-  });
-
-  after(async () => {
-    await dashboard?.close();
-    await emu?.close();
-    for (const p of projects) p.remove();
-    if (root) rmSync(root, { recursive: true, force: true });
   });
 
   it("examples/go-home-network by pulumi up (the Go language host builds it): up, no changes, refresh finds a dashboard edit, changed config updates, destroy; secrets only as ciphertext", async () => {
-    const project = await _nodelessProject("dns-account-engine-go-program-", [goBin], projects);
+    const project = await _nodelessProject("dns-account-engine-go-program-", [goBin], suite.projects);
     cpSync(EXAMPLE, project.dir, { recursive: true });
     await run("go", ["mod", "edit", `-replace=github.com/pulumi-dns-account/pulumi-dns-account/sdks/go=${path.join(_repoRoot(), "sdks", "go")}`], { cwd: project.dir });
     project.env.GOFLAGS = "-mod=readonly -buildvcs=false";
-    await _homeNetworkLife({ project, runtime: "go", tarball, version: VERSION, baseUrl: emu.url, apiKey: API_KEY, dashboard });
+    await suite.homeNetworkLife(project, "go");
   });
 });

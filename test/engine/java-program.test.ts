@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
+import { _packageVersion } from "../support/codegen-project";
+import { _engineSuite } from "../support/engine-suite";
 import { _repoRoot } from "../support/helpers";
-import { _homeNetworkLife, _nodelessProject, _pluginTarball } from "../support/home-network-program";
-import { _engineMissing, _failWithout, type PulumiProject } from "../support/pulumi-cli";
+import { _nodelessProject } from "../support/home-network-program";
+import { _engineMissing } from "../support/pulumi-cli";
 
 const run = promisify(execFile);
 const API_KEY = "key-ENGINE-JAVA-5d2b7e41";
-const VERSION = (JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")) as { version: string }).version;
+const VERSION = _packageVersion();
 const EXAMPLE = path.join(_repoRoot(), "examples", "java-home-network");
 /** The Maven local repository the Java tests use (test/package/sdks.test.ts too): downloads are kept between runs. */
 const M2 = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-dns-account", "m2");
@@ -46,24 +46,24 @@ const since = (t0: number): string => ((Date.now() - t0) / 1000).toFixed(1);
  */
 describe("engine: a Java program through the generated SDK and the tarball plugin, without Node.js", function () {
   this.timeout(1_800_000);
-  let emu: Emulator;
-  let dashboard: Client;
-  let root: string;
-  let tarball: string;
+  const suite = _engineSuite({
+    missing: () =>
+      _engineMissing("java") ??
+      (toolFolder("java") ? undefined : "no java on PATH (the Java language host runs the program with Maven and Java)") ??
+      (toolFolder("mvn") ? undefined : "no mvn on PATH (the Java language host runs the program with `mvn compile exec:java`)"),
+    prefix: "dns-account-engine-java-",
+    apiKey: API_KEY,
+  });
   let pathDirs: string[] = [];
-  const projects: PulumiProject[] = [];
   const userM2Sdk = path.join(os.homedir(), ".m2", "repository", "io", "github", "pulumi-dns-account");
   let userM2SdkBefore = false;
 
   before(async () => {
-    _failWithout(_engineMissing("java"));
     const javaBin = toolFolder("java");
     const mavenBin = toolFolder("mvn");
-    _failWithout(javaBin ? undefined : "no java on PATH (the Java language host runs the program with Maven and Java)");
-    _failWithout(mavenBin ? undefined : "no mvn on PATH (the Java language host runs the program with `mvn compile exec:java`)");
     assert.doesNotMatch(M2, /\s/, "the Maven repository's path has no spaces (.mvn/maven.config splits on them)");
     userM2SdkBefore = existsSync(userM2Sdk);
-    root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-java-"));
+    const root = suite.root;
     // Maven's launcher (/usr/share/maven/bin/mvn on Debian) is a shell script: besides java it runs a few
     // POSIX tools, which live in /usr/bin beside node. They get a folder of their own.
     const tools = path.join(root, "tools");
@@ -75,8 +75,6 @@ describe("engine: a Java program through the generated SDK and the tarball plugi
     }
     pathDirs = [...new Set([mavenBin!, javaBin!, tools])];
 
-    const started = Date.now();
-    tarball = await _pluginTarball(root);
     const packaged = Date.now();
     const status = (): string => execFileSync("git", ["status", "--porcelain", "--ignored", "--", "examples/java-home-network", "sdks/java"], { cwd: _repoRoot(), encoding: "utf8" });
     const statusBefore = status();
@@ -98,30 +96,18 @@ describe("engine: a Java program through the generated SDK and the tarball plugi
     // Debian's Maven ends its output with a colour reset (ESC[0m) even in batch mode.
     const listed = packages.stdout.replace(/\u001b\[[0-9;]*m/g, "").trim();
     assert.ok(Array.isArray(JSON.parse(listed)), `the bootstrap printed a JSON list:\n${listed}`);
-    console.log(
-      `      plugin tarball in ${((packaged - started) / 1000).toFixed(1)} s; mvn install of the SDK in ${((installed - packaged) / 1000).toFixed(1)} s; the example's Maven dependencies and first compile in ${since(installed)} s`,
-    );
+    console.log(`      mvn install of the SDK in ${((installed - packaged) / 1000).toFixed(1)} s; the example's Maven dependencies and first compile in ${since(installed)} s`);
     assert.equal(status(), statusBefore, "the builds wrote nothing into the repository");
-    emu = await startEmulator();
-    emu.addApiKey("user@example.com", API_KEY);
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-  });
-
-  after(async () => {
-    await dashboard?.close();
-    await emu?.close();
-    for (const p of projects) p.remove();
-    if (root) rmSync(root, { recursive: true, force: true });
   });
 
   it("examples/java-home-network by pulumi up (the Java language host, Maven offline): up, no changes, refresh finds a dashboard edit, changed config updates, destroy; secrets only as ciphertext", async () => {
-    const project = await _nodelessProject("dns-account-engine-java-program-", pathDirs, projects);
+    const project = await _nodelessProject("dns-account-engine-java-program-", pathDirs, suite.projects);
     cpSync(EXAMPLE, project.dir, { recursive: true, filter: (src) => path.basename(src) !== "target" });
     // Every mvn the host starts in the folder reads .mvn/maven.config: the tests' repository, no network.
     mkdirSync(path.join(project.dir, ".mvn"), { recursive: true });
     writeFileSync(path.join(project.dir, ".mvn", "maven.config"), `--offline\n-Dmaven.repo.local=${M2}\n`);
     const t0 = Date.now();
-    await _homeNetworkLife({ project, runtime: "java", tarball, version: VERSION, baseUrl: emu.url, apiKey: API_KEY, dashboard });
+    await suite.homeNetworkLife(project, "java");
     console.log(`      the life under pulumi in ${since(t0)} s`);
     assert.equal(existsSync(userM2Sdk), userM2SdkBefore, "nothing of the SDK went into the user's ~/.m2");
   });

@@ -1,20 +1,16 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { cpSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
+import { _engineSuite } from "../support/engine-suite";
 import { _gitSnapshot } from "../support/git-snapshot";
 import { _cleanEnv, _repoRoot } from "../support/helpers";
-import { _homeNetworkLife, _pluginTarball } from "../support/home-network-program";
-import { _engineMissing, _failWithout, _grpcCalls, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
+import { _engineMissing, _grpcCalls, type PulumiProject, _pulumiProject } from "../support/pulumi-cli";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const API_KEY = "key-ENGINE-NODEJS-SDK-5d0e7a19";
-const pkg = JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
 
 const EXAMPLE = path.join(_repoRoot(), "examples", "nodejs-home-network");
 
@@ -30,23 +26,16 @@ const EXAMPLE = path.join(_repoRoot(), "examples", "nodejs-home-network");
  */
 describe("engine: a TypeScript project on the generated Node.js SDK, run by pulumi up", function () {
   this.timeout(1_200_000);
-  let emu: Emulator;
-  let dashboard: Client;
-  let root: string;
-  let tarball: string;
+  const suite = _engineSuite({ missing: () => _engineMissing("nodejs"), prefix: "dns-account-engine-nodejs-sdk-", apiKey: API_KEY });
   let project: PulumiProject;
   let installLog: string;
 
   before(async function () {
-    this.timeout(1_200_000);
-    _failWithout(_engineMissing("nodejs"));
-    root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-nodejs-sdk-"));
     const started = Date.now();
-    tarball = await _pluginTarball(root);
-    const packaged = Date.now();
-    const clone = path.join(root, "clone");
-    await run("git", ["clone", "--quiet", await _gitSnapshot(root), clone]);
+    const clone = path.join(suite.root, "clone");
+    await run("git", ["clone", "--quiet", await _gitSnapshot(suite.root), clone]);
     project = _pulumiProject("dns-account-engine-nodejs-sdk-program-");
+    suite.projects.push(project);
     // The example's folder as it is (its .npmrc has install-links=true), then its README's two installs.
     cpSync(EXAMPLE, project.dir, { recursive: true, filter: (src) => !/(^|\/)(node_modules|bin)$/.test(src) });
     // The documented route: the SDK from the clone, copied and built by its postinstall.
@@ -57,22 +46,12 @@ describe("engine: a TypeScript project on the generated Node.js SDK, run by pulu
     });
     installLog = `${out.stdout}\n${out.stderr}`;
     await run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: project.dir, env: _cleanEnv(), maxBuffer: 64 * 1024 * 1024 });
-    console.log(`      plugin tarball in ${((packaged - started) / 1000).toFixed(1)} s; clone and npm install of the SDK in ${((Date.now() - packaged) / 1000).toFixed(1)} s`);
-    emu = await startEmulator();
-    emu.addApiKey("user@example.com", API_KEY);
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-  });
-
-  after(async () => {
-    await dashboard?.close();
-    await emu?.close();
-    project?.remove();
-    if (root) rmSync(root, { recursive: true, force: true });
+    console.log(`      clone and npm install of the SDK in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
   it("examples/nodejs-home-network by pulumi up (the Node.js language host): up, no changes, refresh finds a dashboard edit, changed config updates, destroy; secrets only as ciphertext", async () => {
     assert.match(installLog, /added \d+ packages?/, installLog);
-    await _homeNetworkLife({ project, runtime: "nodejs", tarball, version: pkg.version, baseUrl: emu.url, apiKey: API_KEY, dashboard });
+    await suite.homeNetworkLife(project, "nodejs");
     const calls = _grpcCalls(path.join(path.dirname(project.dir), "grpc.jsonl"));
     assert.ok(calls.some((c) => c.method === "/pulumirpc.LanguageRuntime/Run"), "the engine ran the program through pulumi-language-nodejs");
   });

@@ -1,15 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { cpSync } from "node:fs";
 import path from "node:path";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
+import { _engineSuite } from "../support/engine-suite";
 import { _repoRoot } from "../support/helpers";
-import { _homeNetworkLife, _nodelessProject, _pluginTarball } from "../support/home-network-program";
-import { _engineMissing, _engineVersion, _failWithout, type PulumiProject } from "../support/pulumi-cli";
+import { _nodelessProject } from "../support/home-network-program";
+import { _engineMissing, _engineVersion } from "../support/pulumi-cli";
 import { type PythonVenv, _pythonMissing, _pythonVenv, _sdkWheel } from "../support/python-venv";
 
 const API_KEY = "key-ENGINE-PYTHON-3f61a0d8";
-const VERSION = (JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")) as { version: string }).version;
 const EXAMPLE = path.join(_repoRoot(), "examples", "python-home-network");
 
 /**
@@ -25,46 +22,24 @@ const EXAMPLE = path.join(_repoRoot(), "examples", "python-home-network");
  */
 describe("engine: a Python program through the generated SDK and the tarball plugin, without Node.js", function () {
   this.timeout(900_000);
-  let emu: Emulator;
-  let dashboard: Client;
-  let root: string;
+  const suite = _engineSuite({ missing: () => _engineMissing("python") ?? _pythonMissing(), prefix: "dns-account-engine-python-", apiKey: API_KEY });
   let venv: PythonVenv;
-  let tarball: string;
-  const projects: PulumiProject[] = [];
 
   before(async function () {
-    _failWithout(_engineMissing("python"));
-    const noPython = _pythonMissing();
-    _failWithout(noPython);
-    root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-python-"));
     const started = Date.now();
-    tarball = await _pluginTarball(root);
-    const packaged = Date.now();
-    venv = await _pythonVenv(path.join(root, "venv"));
-    const wheel = await _sdkWheel(venv, path.join(root, "wheels"));
+    venv = await _pythonVenv(path.join(suite.root, "venv"));
+    const wheel = await _sdkWheel(venv, path.join(suite.root, "wheels"));
     // The example's requirements as written, with pulumi pinned to the engine's version and the SDK
     // taken from the wheel (it is not on PyPI).
     await venv.pip("install", `pulumi==${_engineVersion()}`, wheel, "-r", path.join(EXAMPLE, "requirements.txt"));
-    console.log(
-      `      plugin tarball in ${((packaged - started) / 1000).toFixed(1)} s; venv with pulumi ${_engineVersion()} from PyPI and the SDK wheel in ${((Date.now() - packaged) / 1000).toFixed(1)} s`,
-    );
-    emu = await startEmulator();
-    emu.addApiKey("user@example.com", API_KEY);
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-  });
-
-  after(async () => {
-    await dashboard?.close();
-    await emu?.close();
-    for (const p of projects) p.remove();
-    if (root) rmSync(root, { recursive: true, force: true });
+    console.log(`      venv with pulumi ${_engineVersion()} from PyPI and the SDK wheel in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
   it("examples/python-home-network by pulumi up (the Python language host, the venv on PATH): up, no changes, refresh finds a dashboard edit, changed config updates, destroy; secrets only as ciphertext", async () => {
-    const project = await _nodelessProject("dns-account-engine-python-program-", [venv.bin], projects);
+    const project = await _nodelessProject("dns-account-engine-python-program-", [venv.bin], suite.projects);
     cpSync(EXAMPLE, project.dir, { recursive: true });
     // As the README says: the venv activated (its bin first on PATH), then `pulumi up` of the folder.
     project.env.VIRTUAL_ENV = venv.dir;
-    await _homeNetworkLife({ project, runtime: "python", tarball, version: VERSION, baseUrl: emu.url, apiKey: API_KEY, dashboard });
+    await suite.homeNetworkLife(project, "python");
   });
 });

@@ -4,8 +4,8 @@ import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _refreshTokenAlive } from "../support/helpers";
-import { _dynamicMissing, _engineMissing } from "../support/pulumi-cli";
-import { _currentTarball, type PackageProject, _packageProject, type ProxiedRequest, _recordingProxy, _releaseTarball, _resourceCounts } from "../support/release";
+import { _dynamicMissing, _engineMissing, _failWithout, _summaryCounts } from "../support/pulumi-cli";
+import { _currentTarball, type PackageProject, _packageProject, type ProxiedRequest, _recordingProxy, _releaseTarball } from "../support/release";
 
 /** 0.2.0: the last commit before the CHANGELOG's 0.3.0 section. */
 const RELEASE_0_2_0 = "1bd26aa8cb5e1a51d7afb7345f4c448270801713"; // 0.2.0: the full id, so a shallow clone can fetch it
@@ -13,11 +13,12 @@ const USERNAME = "ops@example.com";
 const PASSWORD = "pw-UPGRADE-7d2e4a19";
 const API_KEY = "key-UPGRADE-5b8c1f03";
 
-/** A DNS server with settings, two devices and a dedicated address, in Pulumi YAML through the plugin. */
-const YAML_PROGRAM = `name: dns-account-upgrade-yaml
-runtime: yaml
-resources:
-  home:
+/**
+ * The server and the laptop in Pulumi YAML, through the plugin: the server's settings with `rules` as its
+ * user rules (the other settings as SETTINGS_JS has them); with `ids`, each resource takes over the
+ * object with the `import` option.
+ */
+const homeAndLaptop = (rules: string[], ids?: { server: string; device: string }): string => `  home:
     type: dns-account:index:DnsServer
     properties:
       name: Home
@@ -29,9 +30,7 @@ resources:
         userRules:
           enabled: true
           rules:
-            - "||ads.example^"
-            - "@@||bank.example^$important"
-        safeBrowsing:
+${rules.map((r) => `            - "${r}"\n`).join("")}        safeBrowsing:
           enabled: true
           blockNewlyRegisteredDomains: true
         blockedServices:
@@ -43,7 +42,7 @@ resources:
             monday:
               from: "07:00"
               to: "20:00"
-  laptop:
+${ids ? `    options:\n      import: ${ids.server}\n` : ""}  laptop:
     type: dns-account:index:Device
     properties:
       name: Laptop
@@ -51,7 +50,13 @@ resources:
       dnsServerId: \${home.serverId}
       settings:
         protectionEnabled: true
-  router:
+${ids ? `    options:\n      import: ${ids.device}\n` : ""}`;
+
+/** A DNS server with settings, two devices and a dedicated address, in Pulumi YAML through the plugin. */
+const YAML_PROGRAM = `name: dns-account-upgrade-yaml
+runtime: yaml
+resources:
+${homeAndLaptop(["||ads.example^", "@@||bank.example^$important"])}  router:
     type: dns-account:index:Device
     properties:
       name: Router
@@ -67,7 +72,7 @@ outputs:
   routerIpv4: \${routerAddress.ip}
 `;
 
-/** The server's settings in both programs below (dynamic resources and YAML): the same values. */
+/** The server's settings of the dynamic resources' program below: the same values as the YAML's. */
 const SETTINGS_JS = `{
     protectionEnabled: true,
     blockTtlSeconds: 60,
@@ -101,40 +106,7 @@ exports.doh = laptop.dnsAddresses.apply((a) => a.dnsOverHttpsUrl);
 const nativeProgram = (ids?: { server: string; device: string }): string => `name: dns-account-upgrade-ts
 runtime: yaml
 resources:
-  home:
-    type: dns-account:index:DnsServer
-    properties:
-      name: Home
-      settings:
-        protectionEnabled: true
-        blockTtlSeconds: 60
-        blockingMode:
-          mode: NXDOMAIN
-        userRules:
-          enabled: true
-          rules:
-            - "||ads.example^"
-        safeBrowsing:
-          enabled: true
-          blockNewlyRegisteredDomains: true
-        blockedServices:
-          - tiktok
-        parentalControl:
-          enabled: true
-          safeSearch: true
-          schedule:
-            monday:
-              from: "07:00"
-              to: "20:00"
-${ids ? `    options:\n      import: ${ids.server}\n` : ""}  laptop:
-    type: dns-account:index:Device
-    properties:
-      name: Laptop
-      deviceType: MAC
-      dnsServerId: \${home.serverId}
-      settings:
-        protectionEnabled: true
-${ids ? `    options:\n      import: ${ids.device}\n` : ""}outputs:
+${homeAndLaptop(["||ads.example^"], ids)}outputs:
   serverId: \${home.serverId}
   deviceId: \${laptop.deviceId}
 `;
@@ -189,8 +161,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
   before(async function () {
     this.timeout(900_000);
     // Never green without the engine (issue 33 §1): `npm run engine` builds it and the language hosts.
-    const missing = _engineMissing("yaml") ?? _engineMissing("nodejs") ?? _dynamicMissing();
-    if (missing) throw new Error(`the real engine cannot run this: ${missing}`);
+    _failWithout(_engineMissing("yaml") ?? _dynamicMissing());
     emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }] });
     emu.addApiKey(USERNAME, API_KEY);
     proxy = await _recordingProxy(emu.url);
@@ -212,7 +183,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     const empty = await inventory(user);
     await p.install(release);
     assert.match(pluginBin(p), /dist\/provider\/plugin\/main\.js$/, "0.2.0's plugin is the npm bin");
-    assert.equal(_resourceCounts(await p.apply("up")).create, 5, "the stack, a server, two devices and an address");
+    assert.equal(_summaryCounts(await p.apply("up")).create, 5, "the stack, a server, two devices and an address");
     const made = await inventory(user);
     assert.equal(made.length - empty.length, 4, made.join("\n"));
     const ids = await stateIds(p);
@@ -222,7 +193,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     const since = proxy.requests.length;
     await p.pulumi("preview", "--expect-no-changes", "--diff");
     await p.pulumi("refresh", "--preview-only", "--expect-no-changes");
-    const up = _resourceCounts(await p.apply("up"));
+    const up = _summaryCounts(await p.apply("up"));
     assert.deepEqual(up, { same: 5 }, "up changes nothing");
     assert.deepEqual(writes(proxy.requests, since), [], "nothing written at the service");
     assert.deepEqual(await inventory(user), made, "every object keeps its id");
@@ -248,7 +219,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     projects.push(p);
     await p.install(release);
     assert.match(pluginBin(p), /dist\/provider\/plugin\/main\.js$/, "0.2.0 is installed");
-    assert.equal(_resourceCounts(await p.apply("up")).create, 4, "the stack, the token, a server and a device");
+    assert.equal(_summaryCounts(await p.apply("up")).create, 4, "the stack, the token, a server and a device");
     const made = await inventory(user);
     const ids = await stateIds(p);
     assert.equal(ids.length, 3, ids.join("\n"));
@@ -259,7 +230,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     const revokes = emu.stats.revokeCalls;
     await p.pulumi("preview", "--expect-no-changes", "--diff");
     await p.pulumi("refresh", "--preview-only", "--expect-no-changes");
-    assert.deepEqual(_resourceCounts(await p.apply("up")), { same: 4 }, "up changes nothing");
+    assert.deepEqual(_summaryCounts(await p.apply("up")), { same: 4 }, "up changes nothing");
     assert.deepEqual(writes(proxy.requests, since), [], "nothing written at the service");
     assert.equal(emu.stats.revokeCalls, revokes, "the token is not revoked");
     assert.deepEqual(await inventory(user), made, "every object keeps its id");
@@ -285,15 +256,15 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
 
     // Step 1: retainOnDelete on every resource that holds a service object; `up` records it in the state.
     p.write({ "index.js": tsProgram(true) });
-    assert.deepEqual(_resourceCounts(await p.apply("up")), { same: 4 });
+    assert.deepEqual(_summaryCounts(await p.apply("up")), { same: 4 });
     assert.match(await p.pulumi("stack", "export"), /"retainOnDelete": true/);
 
     // Step 2: the same resources on the plugin, each with the import option; the dynamic ones leave the state.
     p.write({ "Pulumi.yaml": nativeProgram({ server: outputs.serverId, device: outputs.deviceId }) });
-    const preview = _resourceCounts(await p.pulumi("preview"));
+    const preview = _summaryCounts(await p.pulumi("preview"));
     assert.deepEqual(preview, { import: 2, delete: 3, same: 1 }, "imports two, drops three from the state");
     const moved = await p.apply("up");
-    assert.deepEqual(_resourceCounts(moved), { import: 2, delete: 3, same: 1 }, moved);
+    assert.deepEqual(_summaryCounts(moved), { import: 2, delete: 3, same: 1 }, moved);
     assert.deepEqual(changes(), [], "nothing but revocations");
     assert.equal(await _refreshTokenAlive(emu.url, oldRefreshToken), false, "the dynamic Token's delete revoked its refresh token");
     assert.deepEqual(await inventory(user), dynamicMade, "every server and device keeps its id");

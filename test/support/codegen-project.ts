@@ -1,10 +1,10 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { _repoRoot } from "./helpers";
-import { _engineMissing, _engineVersion, type PulumiProject } from "./pulumi-cli";
-import { _pythonMissing, _pythonVenv, _sdkWheel, type PythonVenv } from "./python-venv";
+import { _engineVersion, type PulumiProject } from "./pulumi-cli";
+import { _pythonVenv, _sdkWheel, type PythonVenv } from "./python-venv";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -15,19 +15,20 @@ export function _packageVersion(): string {
 }
 
 /**
- * Throws (the suite fails, it is not skipped) when the real engine cannot run a program of each of
- * `runtimes`, or a tool a runtime needs (`go`, Python with venv and pip) is missing: issue 33 wants CI
- * never green without a language host.
+ * Why there is no `go` on PATH (the Go language host builds a program with it), or undefined when there
+ * is; for {@link _failWithout} beside `_engineMissing("go")`.
  *
  * @example
- * before(() => _requireEngine(["nodejs", "python", "go"]));
+ * ```ts
+ * before(() => _failWithout(_engineMissing("go") ?? _goMissing()));
+ * ```
  */
-export async function _requireEngine(runtimes: string[]): Promise<void> {
-  for (const runtime of runtimes) {
-    const missing = _engineMissing(runtime);
-    if (missing) throw new Error(`the real engine cannot run a ${runtime} program: ${missing}`);
-    if (runtime === "python" && _pythonMissing()) throw new Error(`no Python for the python programs: ${_pythonMissing()}`);
-    if (runtime === "go") await run("go", ["version"]).catch(() => Promise.reject(new Error("no go on PATH (the Go language host builds the program with it)")));
+export function _goMissing(): string | undefined {
+  try {
+    execFileSync("go", ["version"], { stdio: "ignore" });
+    return undefined;
+  } catch {
+    return "no go on PATH (the Go language host builds the program with it)";
   }
 }
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Client } from "../../sdk";
 import { _assertNoSecrets, _repoRoot } from "./helpers";
-import { _engineBin, _grpcCalls, type PulumiProject, _pulumiProject } from "./pulumi-cli";
+import { _engineBin, _grpcCalls, type PulumiProject, _pulumiProject, _summaryCounts } from "./pulumi-cli";
 import { _dohSecrets } from "./secrets";
 
 const run = promisify(execFile);
@@ -55,19 +55,6 @@ export interface HomeNetworkLife {
   dashboard: Client;
 }
 
-/**
- * The counts of the "Resources:" summary `pulumi up`, `refresh` and `destroy` print (`+ 4 created`,
- * `~ 2 updated`, `3 unchanged`, ...), by word.
- */
-export function _resourceSummary(text: string): Record<string, number> {
-  const at = text.lastIndexOf("\nResources:");
-  assert.ok(at >= 0, `a Resources: summary in:\n${text}`);
-  const counts: Record<string, number> = {};
-  for (const m of text.slice(at).matchAll(/^\s+(?:[-+~]+|\+-)?\s*(\d+) (created|updated|deleted|replaced|unchanged|to create|to update|to delete|to replace)\b/gm)) {
-    counts[m[2]!] = Number(m[1]);
-  }
-  return counts;
-}
 /** Names and ids of an account's servers and devices. */
 async function inventory(client: Client): Promise<{ servers: string[]; devices: string[] }> {
   return {
@@ -101,7 +88,7 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
   // up: the server with its settings, the laptop on it; the look-ups picked the security list and TikTok.
   const up = await p.pulumi("up", "--yes", "--skip-preview");
   logs.push(up);
-  assert.equal(_resourceSummary(up).created, 3, up);
+  assert.equal(_summaryCounts(up).create, 3, up);
   const serverId = (await p.pulumi("stack", "output", "serverId")).trim();
   const deviceId = (await p.pulumi("stack", "output", "deviceId")).trim();
   const server = await dashboard.dnsServers.get(serverId);
@@ -139,14 +126,14 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
 
   const preview = await p.pulumi("preview", "--expect-no-changes");
   logs.push(preview);
-  assert.equal(_resourceSummary(preview).unchanged, 3, preview);
+  assert.equal(_summaryCounts(preview).same, 3, preview);
 
   // A dashboard edit: the laptop renamed and the server's TTL changed through the API; refresh finds both.
   await dashboard.devices.update(deviceId, { name: "Laptop (dashboard)" });
   await dashboard.dnsServers.updateSettings(serverId, { block_ttl_seconds: 300 });
   const refresh = await p.pulumi("refresh", "--yes", "--skip-preview");
   logs.push(refresh);
-  assert.equal(_resourceSummary(refresh).updated, 2, refresh);
+  assert.equal(_summaryCounts(refresh).update, 2, refresh);
   const afterRefresh = await p.pulumi("stack", "export");
   assert.match(afterRefresh, /"name": "Laptop \(dashboard\)"/, "the state holds the name refresh read");
   assert.match(afterRefresh, /"blockTtlSeconds": 300/, "the state holds the TTL refresh read");
@@ -156,14 +143,14 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
   await p.pulumi("config", "set", "blockTtlSeconds", "120");
   const update = await p.pulumi("up", "--yes", "--skip-preview");
   logs.push(update);
-  assert.equal(_resourceSummary(update).updated, 2, update);
+  assert.equal(_summaryCounts(update).update, 2, update);
   const updated = await dashboard.dnsServers.get(serverId);
   assert.equal(updated.name, "Home office");
   assert.equal(updated.settings.block_ttl_seconds, 120);
   assert.equal((await dashboard.devices.get(deviceId)).name, "Laptop");
   const settled = await p.pulumi("preview", "--expect-no-changes");
   logs.push(settled);
-  assert.equal(_resourceSummary(settled).unchanged, 3, settled);
+  assert.equal(_summaryCounts(settled).same, 3, settled);
 
   // Every secret in the state is ciphertext: the API key and the laptop's DoH password.
   const state = await p.pulumi("stack", "export");
@@ -173,7 +160,7 @@ export async function _homeNetworkLife(life: HomeNetworkLife): Promise<void> {
 
   const destroy = await p.pulumi("destroy", "--yes", "--skip-preview");
   logs.push(destroy);
-  assert.equal(_resourceSummary(destroy).deleted, 3, destroy);
+  assert.equal(_summaryCounts(destroy).delete, 3, destroy);
   await assert.rejects(dashboard.devices.get(deviceId), (e: { status?: number }) => e.status === 404);
   await assert.rejects(dashboard.dnsServers.get(serverId), (e: { status?: number }) => e.status === 404);
   assert.deepEqual(await inventory(dashboard), before, "the account is as it was before up");

@@ -38,12 +38,26 @@ export function _hasPulumi(): boolean {
 }
 
 /**
- * Why the engine cannot run a program of `runtime` (e.g. "nodejs", "yaml"), or undefined when it can:
- * no `pulumi`, or no `pulumi-language-<runtime>` beside it (with the error the install script kept,
- * such as the Go module proxy refusing that language host's module).
+ * Why the engine cannot run a program of each of `runtimes` (e.g. "nodejs", "yaml"), or undefined when
+ * it can: no `pulumi`, or no `pulumi-language-<runtime>` beside it (with the error the install script
+ * kept, such as the Go module proxy refusing that language host's module). The first reason is given.
+ *
+ * @example
+ * ```ts
+ * before(() => _failWithout(_engineMissing("nodejs", "python")));
+ * ```
  */
-export function _engineMissing(runtime: string): string | undefined {
+export function _engineMissing(...runtimes: string[]): string | undefined {
   if (!_hasPulumi()) return `no pulumi CLI (run "npm run engine")`;
+  for (const runtime of runtimes) {
+    const missing = languageHostMissing(runtime);
+    if (missing) return missing;
+  }
+  return undefined;
+}
+
+/** Why `pulumi-language-<runtime>` is not there, or undefined when it is. */
+function languageHostMissing(runtime: string): string | undefined {
   const host = `pulumi-language-${runtime}`;
   if (!enginePulumi()) {
     try {
@@ -150,7 +164,7 @@ export type ProgramOp = "up" | "preview" | "refresh" | "destroy" | "outputs";
 /** What an operation gave: what `pulumi` printed, the summary's counts, the stack's outputs after it. */
 export interface ProgramResult {
   stdout: string;
-  /** `pulumi up`/`refresh`/`destroy`: the Resources: summary as { create, update, replace, delete, same }. */
+  /** `pulumi up`/`refresh`/`destroy`: the Resources: summary as {@link _summaryCounts} gives it. */
   summary?: { resourceChanges?: Record<string, number> };
   /** `pulumi preview`: the same counts. */
   changeSummary?: Record<string, number>;
@@ -170,14 +184,26 @@ export interface NodeProgramProject extends PulumiProject {
   config(values: Record<string, { value: string; secret?: boolean }>): Promise<void>;
 }
 
-/** The counts of the last "Resources:" summary in `text`, as { create, update, replace, delete, same }. */
+/**
+ * The counts of the last "Resources:" summary `pulumi` printed in `text` (`up`, `refresh`, `destroy`:
+ * `+ 4 created`, `= 2 imported`; `preview`: `+ 4 to create`; `5 changes. 1 unchanged`), keyed
+ * create, update, replace, delete, same, import; empty when there is no summary.
+ *
+ * @example
+ * ```ts
+ * assert.deepEqual(_summaryCounts(await project.pulumi("up", "--yes")), { create: 3 });
+ * ```
+ */
 export function _summaryCounts(text: string): Record<string, number> {
   const at = text.lastIndexOf("Resources:");
   const counts: Record<string, number> = {};
   if (at < 0) return counts;
-  const words: Record<string, string> = { created: "create", "to create": "create", updated: "update", "to update": "update", replaced: "replace", "to replace": "replace", deleted: "delete", "to delete": "delete", unchanged: "same" };
-  for (const m of text.slice(at).matchAll(/^\s+(?:\+-|[-+~])?\s*(\d+) (created|updated|deleted|replaced|unchanged|to create|to update|to delete|to replace)\b/gm)) {
-    counts[words[m[2]!]!] = Number(m[1]);
+  const words: Record<string, string> = { created: "create", updated: "update", replaced: "replace", deleted: "delete", imported: "import", unchanged: "same" };
+  // Up to the blank line that ends the summary; "unchanged" may follow a total on its line.
+  const summary = text.slice(at).split(/\n\s*\n/)[0]!;
+  for (const m of summary.matchAll(/\b(\d+) (?:to )?(create|update|delete|replace|import|created|updated|deleted|replaced|imported|unchanged)\b/g)) {
+    const word = m[2]!;
+    counts[words[word] ?? word] = Number(m[1]);
   }
   return counts;
 }

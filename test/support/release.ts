@@ -162,19 +162,6 @@ export async function _packageProject(prefix: string, files: Record<string, stri
   };
 }
 
-/** The counts of the last "Resources:" summary `pulumi` printed, as { create, update, replace, delete, same, import }. */
-export function _resourceCounts(text: string): Record<string, number> {
-  const at = text.lastIndexOf("Resources:");
-  const counts: Record<string, number> = {};
-  if (at < 0) return counts;
-  const words: Record<string, string> = { created: "create", updated: "update", replaced: "replace", deleted: "delete", unchanged: "same", imported: "import" };
-  for (const m of text.slice(at).matchAll(/\b(\d+) (?:to )?(create|update|delete|replace|import|created|updated|deleted|replaced|imported|unchanged)\b/g)) {
-    const word = m[2]!;
-    counts[words[word] ?? word] = Number(m[1]);
-  }
-  return counts;
-}
-
 /** Reads a file of the program folder (for assertions on what npm installed). */
 export function _programFile(project: PulumiProject, ...parts: string[]): string {
   return readFileSync(path.join(project.dir, ...parts), "utf8");
