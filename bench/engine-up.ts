@@ -168,9 +168,13 @@ const ids = JSON.parse(process.env.BENCH_IDS);
   const med = (face: Face, phase: Phase, f: (s: Sample) => number): number => median(samples[face][phase].map(f));
   const ratio = (a: Face, b: Face, phase: Phase): number => median(samples[a][phase].map((s, i) => s.ms / samples[b][phase][i]!.ms));
   const diff = (a: Face, b: Face, phase: Phase): number => median(samples[a][phase].map((s, i) => s.ms - samples[b][phase][i]!.ms));
+  const spread = (a: Face, b: Face, phase: Phase): string => {
+    const rs = samples[a][phase].map((s, i) => s.ms / samples[b][phase][i]!.ms);
+    return `${fmt(Math.min(...rs), 2)}–${fmt(Math.max(...rs), 2)}`;
+  };
   console.log(`\n### pulumi up / destroy of ${n} Devices under the real engine (pulumi ${_engineVersion()}), ${rounds} interleaved rounds, medians\n`);
   console.log(
-    "| phase | face | requests: raw / engine floor / ours | raw ms | engine floor ms | ours ms | engine floor ÷ raw | ours ÷ raw | ours ÷ engine floor (goal ≤ 1.15×) | ours − engine floor (ms) |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| phase | face | requests: raw / engine floor / ours | raw ms | engine floor ms | ours ms | engine floor ÷ raw | ours ÷ raw | ours ÷ engine floor (goal ≤ 1.15×) | its rounds, min–max | ours − engine floor (ms) |\n|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|",
   );
   for (const phase of ["up", "destroy"] as const) {
     for (const face of ["plugin", "dynamic"] as const) {
@@ -179,7 +183,7 @@ const ids = JSON.parse(process.env.BENCH_IDS);
       const r = ratio(face, floor, phase);
       console.log(
         `| pulumi ${phase} | ${face} | ${req("floor")} / ${req(floor)} / ${req(face)} | ${fmt(med("floor", phase, (s) => s.ms), 0)} | ${fmt(med(floor, phase, (s) => s.ms), 0)} | ${fmt(med(face, phase, (s) => s.ms), 0)} | ` +
-          `${fmt(ratio(floor, "floor", phase), 1)}× | ${fmt(ratio(face, "floor", phase), 1)}× | ${fmt(r, 2)}×${r > 1.15 ? " (over)" : ""} | ${fmt(diff(face, floor, phase), 0)} |`,
+          `${fmt(ratio(floor, "floor", phase), 1)}× | ${fmt(ratio(face, "floor", phase), 1)}× | ${fmt(r, 2)}×${r > 1.15 ? " (over)" : ""} | ${spread(face, floor, phase)} | ${fmt(diff(face, floor, phase), 0)} |`,
       );
     }
   }
