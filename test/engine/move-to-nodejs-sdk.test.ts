@@ -8,8 +8,8 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _gitSnapshot } from "../support/git-snapshot";
 import { _cleanEnv, _refreshTokenAlive, _repoRoot } from "../support/helpers";
-import { _dynamicMissing, _engineMissing, _failWithout } from "../support/pulumi-cli";
-import { _currentTarball, type PackageProject, _packageProject, _recordingProxy, _resourceCounts } from "../support/release";
+import { _dynamicMissing, _engineMissing, _failWithout, _summaryCounts } from "../support/pulumi-cli";
+import { _currentTarball, type PackageProject, _packageProject, _recordingProxy } from "../support/release";
 import { _inventory, _stateIds, _writes } from "../support/service-inventory";
 
 const run = promisify(execFile);
@@ -128,7 +128,7 @@ describe("engine: a stack on the dynamic resources moves to the generated Node.j
 
   it("retainOnDelete, then the same resources on the SDK with the import option: every server, device and address keeps its id, and the plugin owns them after", async () => {
     const empty = await _inventory(dashboard);
-    assert.equal(_resourceCounts(await p.apply("up")).create, 6, "the stack, a token, a server, two devices and an address");
+    assert.equal(_summaryCounts(await p.apply("up")).create, 6, "the stack, a token, a server, two devices and an address");
     const made = await _inventory(dashboard);
     assert.equal(made.length - empty.length, 4, made.join("\n"));
     const ids = JSON.parse(await p.pulumi("stack", "output", "--json")) as Ids;
@@ -144,18 +144,18 @@ describe("engine: a stack on the dynamic resources moves to the generated Node.j
 
     // Step 2 of docs/upgrading.md: retainOnDelete on the server, the devices and the address; `up` records it.
     p.write({ "index.ts": dynamicProgram(true) });
-    assert.deepEqual(_resourceCounts(await p.apply("up")), { same: 6 });
+    assert.deepEqual(_summaryCounts(await p.apply("up")), { same: 6 });
     assert.equal((await p.pulumi("stack", "export")).match(/"retainOnDelete": true/g)?.length, 4, "four resources retained, not the Token");
 
     // Step 4: the SDK from the clone, as the docs install it, and the program on it with the import option.
     await run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", path.join(work, "clone", "sdks", "nodejs")], { cwd: p.dir, env: _cleanEnv(), maxBuffer: 64 * 1024 * 1024 });
     p.write({ "index.ts": sdkProgram(ids) });
     // Step 5: only imports and the dynamic resources leaving the state; no create, no replace.
-    assert.deepEqual(_resourceCounts(await p.pulumi("preview")), { import: 4, delete: 5, same: 1 }, "imports four, drops five from the state");
+    assert.deepEqual(_summaryCounts(await p.pulumi("preview")), { import: 4, delete: 5, same: 1 }, "imports four, drops five from the state");
     assert.deepEqual(changes(), [], "a preview writes nothing");
     // Step 6.
     const moved = await p.apply("up");
-    assert.deepEqual(_resourceCounts(moved), { import: 4, delete: 5, same: 1 }, moved);
+    assert.deepEqual(_summaryCounts(moved), { import: 4, delete: 5, same: 1 }, moved);
     assert.deepEqual(changes(), [], "nothing but revocations");
     assert.equal(await _refreshTokenAlive(emu.url, oldRefreshToken), false, "the dynamic Token's delete revoked its refresh token");
     assert.deepEqual(await _inventory(dashboard), made, "every server, device and address keeps its id");

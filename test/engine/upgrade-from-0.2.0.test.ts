@@ -5,7 +5,8 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _refreshTokenAlive } from "../support/helpers";
 import { _dynamicMissing, _engineMissing, _failWithout, _summaryCounts } from "../support/pulumi-cli";
-import { _currentTarball, type PackageProject, _packageProject, type ProxiedRequest, _recordingProxy, _releaseTarball } from "../support/release";
+import { _currentTarball, type PackageProject, _packageProject, _recordingProxy, _releaseTarball } from "../support/release";
+import { _inventory, _stateIds, _writes } from "../support/service-inventory";
 
 /** 0.2.0: the last commit before the CHANGELOG's 0.3.0 section. */
 const RELEASE_0_2_0 = "1bd26aa8cb5e1a51d7afb7345f4c448270801713"; // 0.2.0: the full id, so a shallow clone can fetch it
@@ -111,30 +112,6 @@ ${homeAndLaptop(["||ads.example^"], ids)}outputs:
   deviceId: \${laptop.deviceId}
 `;
 
-/** Every server, device and dedicated address of the account, with ids: what must survive an upgrade. */
-async function inventory(client: Client): Promise<string[]> {
-  const out = (await client.dnsServers.list()).map((s) => `server ${s.name}:${s.id}`);
-  for (const d of await client.devices.list()) {
-    out.push(`device ${d.name}:${d.id} on ${d.dns_server_id}`);
-    for (const ip of (await client.devices.dedicatedAddresses(d.id)).ipv4) out.push(`address ${ip} of ${d.id}`);
-  }
-  return out.sort();
-}
-
-/** The requests after the first `since` that changed something at the service (anything but reads and token grants). */
-function writes(requests: readonly ProxiedRequest[], since: number): string[] {
-  return requests.slice(since).filter((r) => r.method !== "GET" && r.path !== "/oapi/v1/oauth_token").map((r) => `${r.method} ${r.path}`);
-}
-
-/** The resources of a stack's state: `type name id` for each custom resource. */
-async function stateIds(p: PackageProject): Promise<string[]> {
-  const state = JSON.parse(await p.pulumi("stack", "export")) as { deployment: { resources: { type: string; urn: string; id?: string; custom?: boolean }[] } };
-  return state.deployment.resources
-    .filter((r) => r.custom && !r.type.startsWith("pulumi:providers:"))
-    .map((r) => `${r.type} ${r.urn.split("::").pop()} ${r.id}`)
-    .sort();
-}
-
 /** Where npm's `pulumi-resource-dns-account` bin points in the program: 0.2.0's plugin is main.js, today's bin.js. */
 const pluginBin = (p: PackageProject): string => readlinkSync(path.join(p.dir, "node_modules", ".bin", "pulumi-resource-dns-account"));
 
@@ -180,13 +157,13 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
   it("a YAML stack made by 0.2.0's plugin (server with settings, devices, a dedicated address): no changes under the current plugin, and up writes nothing", async () => {
     const p = await _packageProject("dns-account-upgrade-yaml-", { "Pulumi.yaml": YAML_PROGRAM }, { "dns-account:baseUrl": proxy.url, "dns-account:apiKey": { secret: API_KEY } });
     projects.push(p);
-    const empty = await inventory(user);
+    const empty = await _inventory(user);
     await p.install(release);
     assert.match(pluginBin(p), /dist\/provider\/plugin\/main\.js$/, "0.2.0's plugin is the npm bin");
     assert.equal(_summaryCounts(await p.apply("up")).create, 5, "the stack, a server, two devices and an address");
-    const made = await inventory(user);
+    const made = await _inventory(user);
     assert.equal(made.length - empty.length, 4, made.join("\n"));
-    const ids = await stateIds(p);
+    const ids = await _stateIds(p);
 
     await p.install(current);
     assert.match(pluginBin(p), /dist\/provider\/plugin\/bin\.js$/, "the current plugin is the npm bin");
@@ -195,14 +172,14 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     await p.pulumi("refresh", "--preview-only", "--expect-no-changes");
     const up = _summaryCounts(await p.apply("up"));
     assert.deepEqual(up, { same: 5 }, "up changes nothing");
-    assert.deepEqual(writes(proxy.requests, since), [], "nothing written at the service");
-    assert.deepEqual(await inventory(user), made, "every object keeps its id");
-    assert.deepEqual(await stateIds(p), ids, "the state keeps every id");
+    assert.deepEqual(_writes(proxy.requests, since), [], "nothing written at the service");
+    assert.deepEqual(await _inventory(user), made, "every object keeps its id");
+    assert.deepEqual(await _stateIds(p), ids, "the state keeps every id");
 
     // The current plugin deletes what 0.2.0 made (the address stays allocated, as documented).
     await p.apply("destroy");
     assert.deepEqual(
-      (await inventory(user)).filter((o) => !o.startsWith("address ")),
+      (await _inventory(user)).filter((o) => !o.startsWith("address ")),
       empty.filter((o) => !o.startsWith("address ")),
     );
   });
@@ -220,8 +197,8 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     await p.install(release);
     assert.match(pluginBin(p), /dist\/provider\/plugin\/main\.js$/, "0.2.0 is installed");
     assert.equal(_summaryCounts(await p.apply("up")).create, 4, "the stack, the token, a server and a device");
-    const made = await inventory(user);
-    const ids = await stateIds(p);
+    const made = await _inventory(user);
+    const ids = await _stateIds(p);
     assert.equal(ids.length, 3, ids.join("\n"));
 
     await p.install(current);
@@ -231,10 +208,10 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     await p.pulumi("preview", "--expect-no-changes", "--diff");
     await p.pulumi("refresh", "--preview-only", "--expect-no-changes");
     assert.deepEqual(_summaryCounts(await p.apply("up")), { same: 4 }, "up changes nothing");
-    assert.deepEqual(writes(proxy.requests, since), [], "nothing written at the service");
+    assert.deepEqual(_writes(proxy.requests, since), [], "nothing written at the service");
     assert.equal(emu.stats.revokeCalls, revokes, "the token is not revoked");
-    assert.deepEqual(await inventory(user), made, "every object keeps its id");
-    assert.deepEqual(await stateIds(p), ids, "the state keeps every id");
+    assert.deepEqual(await _inventory(user), made, "every object keeps its id");
+    assert.deepEqual(await _stateIds(p), ids, "the state keeps every id");
     dynamic = p;
     dynamicMade = made;
   });
@@ -252,7 +229,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     const since = proxy.requests.length;
     // What the move writes at the service: nothing but revocations (the old Token's, and the plugin's own
     // logins', which it revokes as it exits).
-    const changes = (): string[] => writes(proxy.requests, since).filter((w) => w !== "POST /oapi/v1/revoke_token");
+    const changes = (): string[] => _writes(proxy.requests, since).filter((w) => w !== "POST /oapi/v1/revoke_token");
 
     // Step 1: retainOnDelete on every resource that holds a service object; `up` records it in the state.
     p.write({ "index.js": tsProgram(true) });
@@ -267,8 +244,8 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     assert.deepEqual(_summaryCounts(moved), { import: 2, delete: 3, same: 1 }, moved);
     assert.deepEqual(changes(), [], "nothing but revocations");
     assert.equal(await _refreshTokenAlive(emu.url, oldRefreshToken), false, "the dynamic Token's delete revoked its refresh token");
-    assert.deepEqual(await inventory(user), dynamicMade, "every server and device keeps its id");
-    assert.deepEqual(await stateIds(p), [`dns-account:index:Device laptop ${outputs.deviceId}`, `dns-account:index:DnsServer home ${outputs.serverId}`]);
+    assert.deepEqual(await _inventory(user), dynamicMade, "every server and device keeps its id");
+    assert.deepEqual(await _stateIds(p), [`dns-account:index:Device laptop ${outputs.deviceId}`, `dns-account:index:DnsServer home ${outputs.serverId}`]);
     await p.pulumi("preview", "--expect-no-changes");
 
     // Step 3: the import options go; nothing changes.
@@ -278,7 +255,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
 
     // The plugin now manages them: destroy deletes both at the service.
     await p.apply("destroy");
-    const left = await inventory(user);
+    const left = await _inventory(user);
     assert.ok(!left.some((o) => o.includes(outputs.serverId) || o.includes(outputs.deviceId)), left.join("\n"));
   });
 });
