@@ -13,6 +13,10 @@
 // - the entries bin.js and <resource>/provider.js: bundled with provider/shared/load-bundle.ts inside, so
 //   that a face's process loads exactly two files of the package: its entry and its bundle. bin.js also
 //   holds provider/plugin/listen.ts: it opens and prints the plugin's port before it reads the bundle.
+// - dist/provider/tofu/bin.js: the OpenTofu/Terraform face (`terraform-provider-dnsaccount`, issue 34) in
+//   one minified file, its gRPC (`@grpc/grpc-js`, `@grpc/proto-loader`, protobuf.js) and X.509
+//   (`@peculiar/x509`) pieces inside, so that it needs nothing installed beside it. It shares no bundle
+//   with the Pulumi plugin: neither face loads the other's code.
 // - `<bundle>.cache` beside the plugin's and the dynamic bundle: V8's code cache, written by this Node
 //   after loading the bundle and what its first operation needs (each bundle's `warm()`), in a child
 //   process; load-bundle.ts uses it when the running Node accepts it, and writes a fresh one when not.
@@ -132,6 +136,7 @@ export async function bundleAll() {
   for (const [entry, outfile] of entries) {
     await build({ entryPoints: [entry], outfile, sourcemap: true, sourcesContent: true }, path.relative(root, entry));
   }
+  await build({ entryPoints: [path.join(root, "provider", "tofu", "bin.ts")], outfile: path.join(dist, "tofu", "bin.js"), minify: true }, "the OpenTofu face");
   writeCache(BUNDLES.dynamic);
   writeCache(BUNDLES.plugin);
 }
