@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 /**
- * `terraform-provider-dnsaccount`: the OpenTofu/Terraform face as tofu starts it (./main).
+ * `terraform-provider-dnsaccount`, the npm bin: the OpenTofu/Terraform face as tofu starts it (./main).
+ * It loads the face in one step, from one minified bundle (`tofu.bundle.js`, built by scripts/bundle.mjs,
+ * its gRPC and X.509 pieces inside) with V8's code cache beside it, as the Pulumi plugin's bin does; the
+ * two faces share no bundle.
  *
  * @example
  * ```sh
@@ -8,6 +11,12 @@
  * # 1|6|tcp|127.0.0.1:40123|grpc|MIIB...
  * ```
  */
-import { start } from "./main";
+import path from "node:path";
+import { cacheUsed, loadBundle, refreshCache } from "../shared/load-bundle";
 
-start();
+const file = path.join(__dirname, "tofu.bundle.js");
+const face = loadBundle(file) as typeof import("./main");
+// With no code cache this Node accepts, one is written once the handshake is out (tofu is waiting for it first).
+face.start(() => {
+  if (!cacheUsed(file)) setImmediate(() => refreshCache(file));
+});

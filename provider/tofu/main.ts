@@ -35,14 +35,15 @@ export function tlsWanted(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * Starts the provider as go-plugin expects, and serves until Shutdown.
+ * Starts the provider as go-plugin expects, and serves until Shutdown. `started` runs once the handshake
+ * line is out (the npm bin refreshes its code cache there).
  *
  * @example
  * ```ts
  * start();
  * ```
  */
-export function start(): void {
+export function start(started?: () => void): void {
   try {
     checkHandshake(process.env);
   } catch (err) {
@@ -69,6 +70,25 @@ export function start(): void {
     const { port } = await serve(credentials, newFace(), () => process.exit(0));
     announce(handshakeLine(port, cert));
     log("debug", "serving", { address: `127.0.0.1:${port}`, tls: cert !== undefined });
+    started?.();
   };
   run().catch((err: unknown) => fail(`terraform-provider-dnsaccount: ${err instanceof Error ? err.message : String(err)}`));
+}
+
+/**
+ * Loads, without starting anything, what a start loads (grpc-js, the protocol's descriptor, the server,
+ * the X.509 library): the build runs it before writing the bundle's code cache.
+ *
+ * @example
+ * ```ts
+ * warm(); // then script.createCachedData()
+ * ```
+ */
+export function warm(): void {
+  const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
+  void grpc.ServerCredentials;
+  require("./server");
+  require("./tls");
+  require("reflect-metadata");
+  require("@peculiar/x509");
 }
