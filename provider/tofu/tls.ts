@@ -9,7 +9,7 @@
  * days, a CA for itself as go-plugin's own certificates are (Go verifies it as the chain's root). The
  * key never leaves the process.
  */
-import { webcrypto } from "node:crypto";
+import { webcrypto, X509Certificate } from "node:crypto";
 import tls from "node:tls";
 
 /** The server's certificate and key, PEM, and the certificate as the handshake line carries it. */
@@ -35,18 +35,20 @@ function pem(label: string, der: ArrayBuffer): string {
 }
 
 /**
- * Mints the server's self-signed certificate (P-256, ECDSA with SHA-256, DNS:localhost).
+ * Mints the server's self-signed certificate (ECDSA P-256 with SHA-256 unless `curve` says otherwise,
+ * DNS:localhost). The tests mint tofu's side with P-521 and SHA-512, as go-plugin's client does.
  *
  * @example
  * ```ts
  * const { certPem, keyPem, derBase64 } = await mintServerCertificate();
  * ```
  */
-export async function mintServerCertificate(now: Date = new Date()): Promise<ServerCertificate> {
+export async function mintServerCertificate(now: Date = new Date(), curve: "P-256" | "P-384" | "P-521" = "P-256"): Promise<ServerCertificate> {
   require("reflect-metadata");
   const x509 = require("@peculiar/x509") as typeof import("@peculiar/x509");
   x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-  const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
+  const hash = { "P-256": "SHA-256", "P-384": "SHA-384", "P-521": "SHA-512" }[curve];
+  const algorithm = { name: "ECDSA", namedCurve: curve, hash };
   const keys = (await webcrypto.subtle.generateKey(algorithm, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
   const serial = Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)));
   serial[0] = (serial[0] ?? 0) & 0x7f; // a positive serial number
@@ -86,7 +88,7 @@ export function clientCertificate(value: string | undefined): string {
     throw new TlsSetupError("PLUGIN_CLIENT_CERT holds no PEM certificate: tofu sets it when AutoMTLS is on (set TF_DISABLE_PLUGIN_TLS to serve without TLS)");
   }
   try {
-    tls.createSecureContext({ ca: value });
+    new X509Certificate(value);
   } catch (err) {
     throw new TlsSetupError(`PLUGIN_CLIENT_CERT is not a certificate Node can read: ${err instanceof Error ? err.message : String(err)}`);
   }
