@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { X509Certificate } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import tls from "node:tls";
 import * as grpc from "@grpc/grpc-js";
@@ -35,8 +35,8 @@ interface Started {
 }
 
 /** Starts the executable as go-plugin does, and waits for its first stdout line (or its exit). */
-async function startFace(env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, [BIN], { env, stdio: ["ignore", "pipe", "pipe"] });
+async function startFace(env: NodeJS.ProcessEnv, bin = BIN): Promise<Started> {
+  const child = spawn(process.execPath, [bin], { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
@@ -126,8 +126,8 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
     }
   });
 
-  async function face(env: NodeJS.ProcessEnv): Promise<Started> {
-    const f = await startFace(env);
+  async function face(env: NodeJS.ProcessEnv, bin?: string): Promise<Started> {
+    const f = await startFace(env, bin);
     started.push(f);
     return f;
   }
@@ -270,6 +270,18 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
     await unary(c.controller, "Shutdown");
     assert.equal(await f.exited, 0);
     assert.equal(f.stdout(), `${f.fields.join("|")}\n`, "nothing but the handshake line on stdout");
+    for (const client of Object.values(c)) client.close();
+  });
+
+  it("the bin and its bundle run alone: copied to a folder with no node_modules anywhere above, they shake hands and serve over mTLS", async () => {
+    const alone = tmp("tofu-alone-");
+    for (const file of ["bin.js", "tofu.bundle.js"]) copyFileSync(path.join(path.dirname(BIN), file), path.join(alone, file));
+    const f = await face(pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem }), path.join(alone, "bin.js"));
+    assert.equal(f.fields.length, 6, f.stderr());
+    const c = clients(f, tofuCert);
+    assert.deepEqual((await unary(c.provider, "GetProviderSchema")).diagnostics, []);
+    await unary(c.controller, "Shutdown");
+    assert.equal(await f.exited, 0);
     for (const client of Object.values(c)) client.close();
   });
 
