@@ -5,22 +5,65 @@
  * to connect.
  */
 
-/** The environment variable go-plugin's client sets, and the value a Terraform provider's handshake expects. */
+/**
+ * The environment variable go-plugin's client sets the magic cookie in.
+ *
+ * @example
+ * ```ts
+ * process.env[MAGIC_COOKIE_KEY] === MAGIC_COOKIE_VALUE; // started by tofu
+ * ```
+ */
 export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
-/** The cookie's value for Terraform and OpenTofu providers. */
+/**
+ * The cookie's value for Terraform and OpenTofu providers.
+ *
+ * @example
+ * ```ts
+ * spawn(bin, { env: { TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE } });
+ * ```
+ */
 export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
-/** go-plugin's own handshake version: the first field of the line. */
+/**
+ * go-plugin's own handshake version: the first field of the line.
+ *
+ * @example
+ * ```ts
+ * line.startsWith(`${CORE_PROTOCOL_VERSION}|`);
+ * ```
+ */
 export const CORE_PROTOCOL_VERSION = 1;
-/** The one application protocol this face speaks. */
+/**
+ * The one application protocol this face speaks (tfplugin6).
+ *
+ * @example
+ * ```ts
+ * line.split("|")[1] === String(PROTOCOL_VERSION);
+ * ```
+ */
 export const PROTOCOL_VERSION = 6;
 
-/** What the executable says, on stderr, when it is started without the cookie. */
+/**
+ * What the executable says, on stderr, when it is started without the cookie.
+ *
+ * @example
+ * ```ts
+ * process.stderr.write(NOT_A_PROGRAM);
+ * ```
+ */
 export const NOT_A_PROGRAM =
   "terraform-provider-dnsaccount is a plugin of OpenTofu and Terraform, not a program to run by hand.\n" +
   "Declare it in a configuration's required_providers (source registry.opentofu.org/pulumi-dns-account/dnsaccount)\n" +
   "and run `tofu init`; tofu starts it when it needs it.\n";
 
-/** A handshake that cannot be made: `code` is stable, the message names the environment variable. */
+/**
+ * A handshake that cannot be made: `code` is stable (`not_a_plugin_start`, `protocol_unsupported`), the
+ * message names the environment variable.
+ *
+ * @example
+ * ```ts
+ * try { checkHandshake(process.env); } catch (e) { if (e instanceof HandshakeError) process.exit(1); }
+ * ```
+ */
 export class HandshakeError extends Error {
   readonly code: "not_a_plugin_start" | "protocol_unsupported";
   constructor(code: HandshakeError["code"], message: string) {

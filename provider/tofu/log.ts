@@ -11,7 +11,14 @@ import { Console } from "node:console";
 import { performance } from "node:perf_hooks";
 import { format } from "node:util";
 
-/** hclog's levels, as go-plugin's client reads them. */
+/**
+ * hclog's levels, as go-plugin's client reads them.
+ *
+ * @example
+ * ```ts
+ * const level: Level = "debug";
+ * ```
+ */
 export type Level = "trace" | "debug" | "info" | "warn" | "error";
 
 /**

@@ -18,7 +18,15 @@ import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
 
 type Unary = (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => void;
 
-/** What the server's handlers share: the abort signal of the calls in flight, and how the process ends. */
+/**
+ * What the server's handlers share: the abort signal of the calls in flight.
+ *
+ * @example
+ * ```ts
+ * const face: Face = newFace();
+ * face.stop("StopProvider");
+ * ```
+ */
 export interface Face {
   /** The signal a call takes when it starts; StopProvider aborts it. */
   signal(): AbortSignal;
@@ -109,7 +117,14 @@ function unimplementedStream(what: string): (call: grpc.ServerWritableStream<any
   return (call) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: `terraform-provider-dnsaccount does not serve ${what}` });
 }
 
-/** A started server: its port, and how to stop it. */
+/**
+ * A started server: its port, and the server (to stop it).
+ *
+ * @example
+ * ```ts
+ * const { port, server }: Served = await serve(credentials, newFace(), () => process.exit(0));
+ * ```
+ */
 export interface Served {
   port: number;
   server: grpc.Server;

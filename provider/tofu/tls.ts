@@ -12,7 +12,14 @@
 import { webcrypto, X509Certificate } from "node:crypto";
 import tls from "node:tls";
 
-/** The server's certificate and key, PEM, and the certificate as the handshake line carries it. */
+/**
+ * The server's certificate and key, PEM, and the certificate as the handshake line carries it.
+ *
+ * @example
+ * ```ts
+ * const { certPem, keyPem, derBase64 }: ServerCertificate = await mintServerCertificate();
+ * ```
+ */
 export interface ServerCertificate {
   certPem: string;
   keyPem: string;
@@ -20,7 +27,15 @@ export interface ServerCertificate {
   derBase64: string;
 }
 
-/** AutoMTLS that cannot start: `code` is stable, the message names the environment variable. */
+/**
+ * AutoMTLS that cannot start: `code` is stable (`plugin_client_cert_invalid`), the message names
+ * `PLUGIN_CLIENT_CERT`.
+ *
+ * @example
+ * ```ts
+ * try { clientCertificate(undefined); } catch (e) { (e as TlsSetupError).code; }
+ * ```
+ */
 export class TlsSetupError extends Error {
   readonly code = "plugin_client_cert_invalid";
   constructor(message: string) {
