@@ -13,6 +13,11 @@
 // - the entries bin.js and <resource>/provider.js: bundled with provider/shared/load-bundle.ts inside, so
 //   that a face's process loads exactly two files of the package: its entry and its bundle. bin.js also
 //   holds provider/plugin/listen.ts: it opens and prints the plugin's port before it reads the bundle.
+// - dist/provider/tofu/tofu.bundle.js: the OpenTofu/Terraform face (provider/tofu/main.ts, issue 34),
+//   its gRPC (`@grpc/grpc-js`, `@grpc/proto-loader`, protobuf.js) and X.509 (`@peculiar/x509`) pieces
+//   inside, minified, with its code cache; dist/provider/tofu/bin.js (`terraform-provider-dnsaccount`)
+//   loads it like the plugin's bin. It shares no bundle with the Pulumi plugin: neither face loads the
+//   other's code.
 // - `<bundle>.cache` beside the plugin's and the dynamic bundle: V8's code cache, written by this Node
 //   after loading the bundle and what its first operation needs (each bundle's `warm()`), in a child
 //   process; load-bundle.ts uses it when the running Node accepts it, and writes a fresh one when not.
@@ -34,6 +39,7 @@ const dist = path.join(root, "dist", "provider");
 /** The bundles' files, for the tests and the packaging script. */
 export const BUNDLES = {
   plugin: path.join(dist, "plugin", "plugin.bundle.js"),
+  tofu: path.join(dist, "tofu", "tofu.bundle.js"),
   dynamic: path.join(dist, "dynamic.bundle.js"),
   rules: path.join(dist, "rules-parser.bundle.js"),
 };
@@ -124,16 +130,19 @@ export async function bundleAll() {
     "the plugin's bundle",
     [rulesRel(BUNDLES.plugin)],
   );
+  await build({ entryPoints: [path.join(root, "provider", "tofu", "main.ts")], outfile: BUNDLES.tofu, minify: true }, "the OpenTofu face's bundle");
   // The entries: small, readable, with the loader inside (source maps beside them, with their sources).
   const entries = [
     ...RESOURCES.map((r) => [path.join(root, "provider", r, "provider.ts"), path.join(dist, r, "provider.js")]),
     [path.join(root, "provider", "plugin", "bin.ts"), path.join(dist, "plugin", "bin.js")],
+    [path.join(root, "provider", "tofu", "bin.ts"), path.join(dist, "tofu", "bin.js")],
   ];
   for (const [entry, outfile] of entries) {
     await build({ entryPoints: [entry], outfile, sourcemap: true, sourcesContent: true }, path.relative(root, entry));
   }
   writeCache(BUNDLES.dynamic);
   writeCache(BUNDLES.plugin);
+  writeCache(BUNDLES.tofu);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
