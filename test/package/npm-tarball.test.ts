@@ -63,7 +63,7 @@ describe("the npm tarball carries nothing of the build machine", function () {
 
   it("no file holds the checkout's absolute path or the builder's home (the code caches included)", () => {
     const caches = entries.filter((e) => e.name.endsWith(".bundle.js.cache")).map((e) => e.name);
-    assert.deepEqual(caches.sort(), ["package/dist/provider/dynamic.bundle.js.cache", "package/dist/provider/plugin/plugin.bundle.js.cache"]);
+    assert.deepEqual(caches.sort(), ["package/dist/provider/dynamic.bundle.js.cache", "package/dist/provider/plugin/plugin.bundle.js.cache", "package/dist/provider/tofu/tofu.bundle.js.cache"]);
     const needles = [root, path.join(root, "dist")];
     if (os.homedir() !== "/") needles.push(`${os.homedir()}/`);
     const found = entries.flatMap((e) => needles.filter((n) => e.data.includes(n)).map((n) => `${e.name}: ${n}`));
