@@ -10,7 +10,7 @@ import { _gitSnapshot } from "../support/git-snapshot";
 import { _cleanEnv, _refreshTokenAlive, _repoRoot } from "../support/helpers";
 import { _dynamicMissing, _engineMissing, _failWithout, _summaryCounts } from "../support/pulumi-cli";
 import { _currentTarball, type PackageProject, _packageProject, _recordingProxy } from "../support/release";
-import { _inventory, _stateIds, _writes } from "../support/service-inventory";
+import { _dynamicTokenRefreshToken, _inventory, _stateIds, _writes } from "../support/service-inventory";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -132,11 +132,7 @@ describe("engine: a stack on the dynamic resources moves to the generated Node.j
     const made = await _inventory(dashboard);
     assert.equal(made.length - empty.length, 4, made.join("\n"));
     const ids = JSON.parse(await p.pulumi("stack", "output", "--json")) as Ids;
-    type Secret = { plaintext?: string };
-    const shown = JSON.parse(await p.pulumi("stack", "export", "--show-secrets")) as { deployment: { resources: { type: string; outputs?: { refreshToken?: Secret } }[] } };
-    const held = shown.deployment.resources.find((r) => r.type === "pulumi-nodejs:dynamic/dns-account:Token")?.outputs?.refreshToken?.plaintext;
-    assert.ok(held, "the Token's refresh token is in the state");
-    const oldRefreshToken = JSON.parse(held) as string;
+    const oldRefreshToken = await _dynamicTokenRefreshToken(p);
     assert.ok(await _refreshTokenAlive(emu.url, oldRefreshToken));
     const since = proxy.requests.length;
     // What the move may write at the service: revocations only (the old Token's, and the logins' the plugin revokes as it exits).

@@ -6,7 +6,7 @@ import { type Client, createClient } from "../../sdk";
 import { _refreshTokenAlive } from "../support/helpers";
 import { _dynamicMissing, _engineMissing, _failWithout, _summaryCounts } from "../support/pulumi-cli";
 import { _currentTarball, type PackageProject, _packageProject, _recordingProxy, _releaseTarball } from "../support/release";
-import { _inventory, _stateIds, _writes } from "../support/service-inventory";
+import { _dynamicTokenRefreshToken, _inventory, _stateIds, _writes } from "../support/service-inventory";
 
 /** 0.2.0: the last commit before the CHANGELOG's 0.3.0 section. */
 const RELEASE_0_2_0 = "1bd26aa8cb5e1a51d7afb7345f4c448270801713"; // 0.2.0: the full id, so a shallow clone can fetch it
@@ -220,11 +220,7 @@ describe("engine: stacks made by 0.2.0 under the current version", function () {
     const p = dynamic;
     assert.ok(p, "needs the stack the test before made");
     const outputs = JSON.parse(await p.pulumi("stack", "output", "--json")) as { serverId: string; deviceId: string };
-    type Secret = { plaintext?: string };
-    const shown = JSON.parse(await p.pulumi("stack", "export", "--show-secrets")) as { deployment: { resources: { type: string; outputs?: { refreshToken?: Secret } }[] } };
-    const held = shown.deployment.resources.find((r) => r.type === "pulumi-nodejs:dynamic/dns-account:Token")?.outputs?.refreshToken?.plaintext;
-    assert.ok(held, "the Token's refresh token is in the state");
-    const oldRefreshToken = JSON.parse(held) as string;
+    const oldRefreshToken = await _dynamicTokenRefreshToken(p);
     assert.ok(await _refreshTokenAlive(emu.url, oldRefreshToken));
     const since = proxy.requests.length;
     // What the move writes at the service: nothing but revocations (the old Token's, and the plugin's own

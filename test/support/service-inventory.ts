@@ -52,3 +52,21 @@ export async function _stateIds(project: PulumiProject): Promise<string[]> {
     .map((r) => `${r.type} ${r.urn.split("::").pop()} ${r.id}`)
     .sort();
 }
+
+/**
+ * The refresh token a dynamic `Token` (`pulumi-nodejs:dynamic/dns-account:Token`) holds in the stack's
+ * state, read with `pulumi stack export --show-secrets`; fails when there is none.
+ *
+ * @example
+ * ```ts
+ * const old = await _dynamicTokenRefreshToken(project);
+ * assert.ok(await _refreshTokenAlive(emu.url, old));
+ * ```
+ */
+export async function _dynamicTokenRefreshToken(project: PulumiProject): Promise<string> {
+  type Secret = { plaintext?: string };
+  const shown = JSON.parse(await project.pulumi("stack", "export", "--show-secrets")) as { deployment: { resources: { type: string; outputs?: { refreshToken?: Secret } }[] } };
+  const held = shown.deployment.resources.find((r) => r.type === "pulumi-nodejs:dynamic/dns-account:Token")?.outputs?.refreshToken?.plaintext;
+  if (!held) throw new Error("no dynamic Token's refresh token in the state");
+  return JSON.parse(held) as string;
+}
