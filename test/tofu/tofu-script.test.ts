@@ -94,10 +94,10 @@ describe("tofu: npm run tofu builds OpenTofu from its Go module", function () {
     );
     const cliConfig = `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(mirror)}\n  }\n}\n`;
     const r = await ran(path.join(_tofuBin(), "tofu"), ["init", "-input=false", "-no-color"], { cwd: work, env: _tofuEnv(path.join(dir, "cli"), cliConfig, NO_NETWORK) });
-    const out = r.stdout + r.stderr;
+    const out = (r.stdout + r.stderr).replace(/\s+/g, " "); // tofu wraps its messages at 78 columns
     assert.equal(r.code, 1, out);
     assert.match(out, /Failed to query available provider packages/, out);
-    assert.match(out, /provider registry\.opentofu\.org\/pulumi-dns-account\/dnsaccount was not found in any of the search locations/, out);
-    assert.ok(out.includes(mirror), `the mirror's folder is named: ${out}`);
+    assert.match(out, /Could not retrieve the list of available versions for provider pulumi-dns-account\/dnsaccount: provider registry\.opentofu\.org\/pulumi-dns-account\/dnsaccount was not found in any of the search locations/, out);
+    assert.ok(out.includes(` - ${mirror}`), `the mirror's folder is the one search location: ${out}`);
   });
 });
