@@ -4,15 +4,17 @@
  * kills it after 2 s), `plugin.GRPCStdio` and `plugin.GRPCBroker` answered UNIMPLEMENTED (go-plugin's
  * client tolerates both), and `grpc.health.v1.Health` answering SERVING.
  *
- * At this step the provider serves an empty but valid schema: no provider attributes, no resources, no
- * data sources; a call naming a resource or data source type answers a diagnostic saying it is not one
- * of this provider's. StopProvider aborts the calls in flight through the {@link Face.signal} each call
+ * The schema is the package schema's, for tofu (./schema): the provider block, four resources and four
+ * data sources. At this step validation accepts their configurations (tofu checks them against the
+ * schema); a plan, apply, read or import of one answers a diagnostic saying it is not served yet, and
+ * a type that is not the provider's one saying so. StopProvider aborts the calls in flight through the {@link Face.signal} each call
  * takes when it starts (the lifecycles will pass it on), then arms a fresh one for later calls.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { log } from "./log";
 import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
+import { terraformSchema } from "./schema";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- messages are the loader's plain objects */
 
@@ -55,11 +57,6 @@ export function newFace(): Face {
   };
 }
 
-/** The empty block: a schema with no attributes (the provider's, at this step). */
-function emptySchema(): any {
-  return { version: 0, block: { version: 0, attributes: [], block_types: [], description: "", description_kind: "PLAIN", deprecated: false } };
-}
-
 const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false, generate_resource_config: false };
 
 /** An error diagnostic for a type this provider does not have. */
@@ -71,22 +68,40 @@ function unknownType(kind: "resource" | "data source", typeName: string): any {
   };
 }
 
+/** An error diagnostic for a call this step of the face does not serve yet, on a type it has. */
+function notServedYet(call: string, typeName: string): any {
+  return { severity: "ERROR", summary: "Not served yet", detail: `The provider dnsaccount does not serve ${call} of "${typeName}" yet.` };
+}
+
 /** The tfplugin6.Provider handlers. */
 function providerHandlers(face: Face): Record<string, Unary> {
+  const schema = terraformSchema();
   const resourceCall =
-    (diagnosticsOnly: Record<string, unknown> = {}): Unary =>
+    (name: string, diagnosticsOnly: Record<string, unknown> = {}): Unary =>
     (call, callback) => {
       face.signal();
-      callback(null, { ...diagnosticsOnly, diagnostics: [unknownType("resource", String(call.request.type_name))] });
+      const type = String(call.request.type_name);
+      callback(null, { ...diagnosticsOnly, diagnostics: [type in schema.resources ? notServedYet(name, type) : unknownType("resource", type)] });
     };
-  const dataCall: Unary = (call, callback) => callback(null, { diagnostics: [unknownType("data source", String(call.request.type_name))] });
+  const validate =
+    (kind: "resource" | "data source", known: Record<string, unknown>): Unary =>
+    (call, callback) => {
+      const type = String(call.request.type_name);
+      callback(null, { diagnostics: type in known ? [] : [unknownType(kind, type)] });
+    };
   return {
-    GetMetadata: (_call, callback) => callback(null, { server_capabilities: SERVER_CAPABILITIES, diagnostics: [], data_sources: [], resources: [] }),
+    GetMetadata: (_call, callback) =>
+      callback(null, {
+        server_capabilities: SERVER_CAPABILITIES,
+        diagnostics: [],
+        data_sources: Object.keys(schema.dataSources).map((type_name) => ({ type_name })),
+        resources: Object.keys(schema.resources).map((type_name) => ({ type_name })),
+      }),
     GetProviderSchema: (_call, callback) =>
       callback(null, {
-        provider: emptySchema(),
-        resource_schemas: {},
-        data_source_schemas: {},
+        provider: schema.provider,
+        resource_schemas: schema.resources,
+        data_source_schemas: schema.dataSources,
         diagnostics: [],
         server_capabilities: SERVER_CAPABILITIES,
       }),
@@ -96,14 +111,17 @@ function providerHandlers(face: Face): Record<string, Unary> {
       log("debug", "ConfigureProvider", { terraform_version: String(call.request.terraform_version) });
       callback(null, { diagnostics: [] });
     },
-    ValidateResourceConfig: resourceCall(),
-    UpgradeResourceState: resourceCall(),
-    ReadResource: resourceCall(),
-    PlanResourceChange: resourceCall(),
-    ApplyResourceChange: resourceCall(),
-    ImportResourceState: resourceCall({ imported_resources: [] }),
-    ValidateDataResourceConfig: dataCall,
-    ReadDataSource: dataCall,
+    ValidateResourceConfig: validate("resource", schema.resources),
+    UpgradeResourceState: resourceCall("UpgradeResourceState"),
+    ReadResource: resourceCall("ReadResource"),
+    PlanResourceChange: resourceCall("PlanResourceChange"),
+    ApplyResourceChange: resourceCall("ApplyResourceChange"),
+    ImportResourceState: resourceCall("ImportResourceState", { imported_resources: [] }),
+    ValidateDataResourceConfig: validate("data source", schema.dataSources),
+    ReadDataSource: (call, callback) => {
+      const type = String(call.request.type_name);
+      callback(null, { diagnostics: [type in schema.dataSources ? notServedYet("ReadDataSource", type) : unknownType("data source", type)] });
+    },
     StopProvider: (_call, callback) => {
       log("info", "StopProvider: aborting the calls in flight");
       face.stop("tofu stopped the provider (StopProvider)");
