@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
 import { DEFAULT_USERS } from "../../emulator/state";
 import { type Client, createClient } from "../../sdk";
@@ -41,15 +38,14 @@ const apiKey = (a: Account): string => `key-ENGINE-DOCS-${a}-9b3f05`;
 describe("engine: the docs' Pulumi programs, as written, by pulumi up / preview / destroy", function () {
   this.timeout(2_400_000);
   let emu: Emulator;
-  let root: string;
   let programs: DocPrograms;
   const dashboards = new Map<Account, Client>();
-  const suiteStarted = Date.now();
+  let suiteStarted = Date.now();
 
   before(async function () {
+    suiteStarted = Date.now();
     _failWithout(_engineMissing("nodejs"));
-    root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-docs-"));
-    programs = new DocPrograms(root);
+    programs = new DocPrograms();
     await programs.tarball();
     emu = await startEmulator({ users: [...DEFAULT_USERS, ...ACCOUNTS.map((a) => ({ username: username(a), password: PASSWORD }))] });
     for (const a of ACCOUNTS) {
@@ -62,7 +58,6 @@ describe("engine: the docs' Pulumi programs, as written, by pulumi up / preview 
     for (const d of dashboards.values()) await d.close();
     await emu?.close();
     programs?.remove();
-    if (root) rmSync(root, { recursive: true, force: true });
     console.log(`      the docs' programs in ${_since(suiteStarted)} s in all`);
   });
 

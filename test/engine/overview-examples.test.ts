@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Emulator, startEmulator } from "../../emulator";
@@ -44,14 +44,13 @@ describe("engine: the overview's example (docs/_index.md) in each language, as w
   const blocks = _docBlocks(OVERVIEW, "Example");
   let emu: Emulator;
   let dashboard: Client;
-  let root: string;
   let programs: DocPrograms;
-  const suiteStarted = Date.now();
+  let suiteStarted = Date.now();
 
   before(async function () {
+    suiteStarted = Date.now();
     _failWithout(_engineMissing("nodejs"));
-    root = mkdtempSync(path.join(os.tmpdir(), "dns-account-engine-overview-"));
-    programs = new DocPrograms(root);
+    programs = new DocPrograms();
     await programs.tarball();
     emu = await startEmulator();
     emu.addApiKey("user@example.com", API_KEY);
@@ -62,7 +61,6 @@ describe("engine: the overview's example (docs/_index.md) in each language, as w
     await dashboard?.close();
     await emu?.close();
     programs?.remove();
-    if (root) rmSync(root, { recursive: true, force: true });
     console.log(`      the overview's examples in ${_since(suiteStarted)} s in all`);
   });
 

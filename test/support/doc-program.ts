@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +18,21 @@ const VERSION = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"
 const M2 = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-dns-account", "m2");
 /** The tools Debian's `mvn` launcher script runs besides `java` (as test/engine/java-program.test.ts has them). */
 const MVN_SCRIPT_TOOLS = ["uname", "ls", "expr", "dirname", "tr"];
+
+/**
+ * What every DocPrograms of the process shares (the tarball, the venv, the Java SDK's install), made on
+ * first use in one folder that is removed when the process exits: the engine suite runs several files
+ * that use them in one mocha process.
+ */
+const shared: { dir?: string; tarball?: Promise<string>; venv?: Promise<PythonVenv>; java?: Promise<{ tools: string }> } = {};
+function sharedDir(): string {
+  if (shared.dir === undefined) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dns-account-doc-programs-"));
+    shared.dir = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return shared.dir;
+}
 
 /** Seconds since `t0`, for the timings the engine tests print. */
 export const _since = (t0: number): string => ((Date.now() - t0) / 1000).toFixed(1);
@@ -92,7 +107,7 @@ export interface DocProgram {
  * Runs documented Pulumi programs as written, each in a project of its language, under the real `pulumi`
  * (`npm run engine`), sharing what their languages need across a suite: one plugin tarball
  * (`npm run package:plugin`'s linux-amd64 one), one `npm pack` install for the TypeScript blocks, one
- * Python venv, one `mvn install` of sdks/java.
+ * Python venv, one `mvn install` of sdks/java, each made once per process on first use.
  * - TypeScript (```` ```typescript ````, ```` ```ts ````): the dynamic resources of `pulumi-dns-account`
  *   from `npm pack` (_installedProgram), `runtime: nodejs`; Pulumi's Node.js host compiles index.ts.
  * - Python, Go, Java, YAML: the plugin from the tarball, installed with `pulumi plugin install --file`,
@@ -106,7 +121,7 @@ export interface DocProgram {
  *
  * @example
  * ```ts
- * const programs = new DocPrograms(mkdtempSync(path.join(os.tmpdir(), "docs-")));
+ * const programs = new DocPrograms();
  * const p = await programs.project(_oneBlock(_docBlocks("docs/_index.md", "Example"), "go"), "overview-go");
  * await p.init({ "dns-account:baseUrl": emu.url, "dns-account:apiKey": { secret: key } });
  * await p.pulumi("up", "--yes", "--skip-preview");
@@ -116,25 +131,19 @@ export interface DocProgram {
 export class DocPrograms {
   /** Every project made, for {@link DocPrograms.remove}. */
   readonly projects: PulumiProject[] = [];
-  private tarballMade?: Promise<string>;
-  private venvMade?: Promise<PythonVenv>;
-  private javaMade?: Promise<{ tools: string }>;
 
-  /** `root`: a temporary folder of the suite's own (the tarball, the venv and the SDK's copy go there). */
-  constructor(readonly root: string) {}
-
-  /** The plugin tarball, made on first use. */
+  /** The plugin tarball, made on first use in the process. */
   tarball(): Promise<string> {
-    this.tarballMade ??= (async () => {
+    shared.tarball ??= (async () => {
       const t0 = Date.now();
-      const tarball = await _pluginTarball(this.root);
+      const tarball = await _pluginTarball(sharedDir());
       console.log(`      plugin tarball in ${_since(t0)} s`);
       return tarball;
     })();
-    return this.tarballMade;
+    return shared.tarball;
   }
 
-  /** Removes every project (the caller removes `root`). */
+  /** Removes every project made by this DocPrograms. */
   remove(): void {
     for (const p of this.projects) p.remove();
   }
@@ -226,17 +235,17 @@ export class DocPrograms {
     };
   }
 
-  /** One venv for the suite: `pulumi` at the engine's version and the wheel of sdks/python. */
+  /** One venv for the process: `pulumi` at the engine's version and the wheel of sdks/python. */
   private venv(): Promise<PythonVenv> {
-    this.venvMade ??= (async () => {
+    shared.venv ??= (async () => {
       const t0 = Date.now();
-      const venv = await _pythonVenv(path.join(this.root, "venv"));
-      const wheel = await _sdkWheel(venv, path.join(this.root, "wheels"));
+      const venv = await _pythonVenv(path.join(sharedDir(), "venv"));
+      const wheel = await _sdkWheel(venv, path.join(sharedDir(), "wheels"));
       await venv.pip("install", `pulumi==${_engineVersion()}`, wheel);
       console.log(`      venv with pulumi ${_engineVersion()} and the SDK wheel in ${_since(t0)} s`);
       return venv;
     })();
-    return this.venvMade;
+    return shared.venv;
   }
 
   private mvn(cwd: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
@@ -244,12 +253,12 @@ export class DocPrograms {
     return run("mvn", ["--batch-mode", "--no-transfer-progress", `-Dmaven.repo.local=${M2}`, ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 });
   }
 
-  /** Once per suite: the SDK `mvn install`ed into M2 (from a copy: Maven writes target/ beside pom.xml), and Maven's launcher tools. */
+  /** Once per process: the SDK `mvn install`ed into M2 (from a copy: Maven writes target/ beside pom.xml), and Maven's launcher tools. */
   private java(): Promise<{ tools: string }> {
-    this.javaMade ??= (async () => {
+    shared.java ??= (async () => {
       assert.doesNotMatch(M2, /\s/, "the Maven repository's path has no spaces (.mvn/maven.config splits on them)");
       // Maven's launcher script runs a few POSIX tools that live in /usr/bin beside node: a folder of their own.
-      const tools = path.join(this.root, "tools");
+      const tools = path.join(sharedDir(), "tools");
       mkdirSync(tools);
       for (const tool of MVN_SCRIPT_TOOLS) {
         const dir = _toolFolder(tool);
@@ -257,14 +266,14 @@ export class DocPrograms {
         symlinkSync(path.join(dir, tool), path.join(tools, tool));
       }
       const t0 = Date.now();
-      const sdk = path.join(this.root, "sdk-java");
+      const sdk = path.join(sharedDir(), "sdk-java");
       cpSync(path.join(ROOT, "sdks", "java"), sdk, { recursive: true });
       await this.mvn(sdk, "--quiet", "install");
       assert.ok(existsSync(path.join(M2, "io", "github", "pulumi-dns-account", "dns-account", VERSION, `dns-account-${VERSION}.jar`)), "mvn install put the SDK's jar into M2");
       console.log(`      mvn install of the Java SDK in ${_since(t0)} s`);
       return { tools };
     })();
-    return this.javaMade;
+    return shared.java;
   }
 
   private async javaProject(block: FencedBlock, name: string, prefix: string): Promise<PulumiProject> {
