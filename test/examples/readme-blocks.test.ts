@@ -301,8 +301,11 @@ describe("README and docs/: every code block runs as written", function () {
     await tsc(dir, block);
   };
 
-  const NO_ENGINE =
-    "a Pulumi program runs under the pulumi CLI's engine, which a test cannot assume: it is type-checked as a program of Pulumi's TypeScript template; the lifecycle it declares runs through the engine's provider host in test/provider and test/examples/root-program";
+  /** Where the docs' other Pulumi programs run as written: the engine suite (`npm run test:engine`), not this one. */
+  const DOCS_BY_ENGINE =
+    "it runs as written by the real pulumi up, preview --expect-no-changes and destroy against the emulator, checked at the service and in the stack's outputs, in test/engine/doc-programs.test.ts (npm run test:engine, which needs the engine)";
+  /** …for the TypeScript ones, also type-checked here. */
+  const NO_ENGINE = DOCS_BY_ENGINE + "; here it is type-checked as a program of Pulumi's TypeScript template";
   /** Where the overview's examples (docs/_index.md) run as written: the engine suite (`npm run test:engine`), not this one. */
   const OVERVIEW_BY_ENGINE =
     "it runs as written by the real pulumi up, preview --expect-no-changes and destroy against the emulator in test/engine/overview-examples.test.ts (npm run test:engine, which needs the engine)";
@@ -519,7 +522,7 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       lang: "yaml",
       first: "resources:",
       contains: "properties: { name: Home, settings:",
-      notRun: "a YAML program runs under the pulumi CLI; it is checked against the plugin's schema (types, properties, enums, references), as examples/yaml-home-network is",
+      notRun: DOCS_BY_ENGINE + "; here it is checked against the plugin's schema (types, properties, enums, references), as examples/yaml-home-network is",
       async run(block) {
         const program = { name: "readme", runtime: "yaml", ...(yaml.load(block.text) as Program) };
         assert.deepEqual(problems(program, SCHEMA), []);
@@ -558,7 +561,7 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       title: "the resources page's program in Pulumi YAML: a whole Pulumi.yaml",
       lang: "yaml",
       first: "name: dns-account-resources",
-      notRun: "a YAML program runs under the pulumi CLI; it is checked against the plugin's schema (types, properties, enums, references), as examples/yaml-home-network is",
+      notRun: DOCS_BY_ENGINE + "; here it is checked against the plugin's schema (types, properties, enums, references), as examples/yaml-home-network is",
       async run(block) {
         const program = yaml.load(block.text) as Program & { name: string; runtime: string };
         assert.equal(program.runtime, "yaml");
@@ -570,7 +573,7 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
         title: `the resources page's program in ${lang}: every class, argument and output it names is the schema's`,
         lang,
         first: { python: '"""A Token that rotates', go: "// A Token that rotates", java: "// A Token that rotates" }[lang],
-        notRun: `no language host for ${lang} can run here (see the overview's ${lang} example); the names the block uses are checked against the schema in ${lang}'s spelling`,
+        notRun: `${DOCS_BY_ENGINE}; here the names the block uses are checked against the schema in ${lang}'s spelling`,
         async run(block) {
           // Java's own Map.of is no builder method of the SDK.
           assert.deepEqual(_namesNotInSchema(block.text, lang, SCHEMA).filter((p) => !(lang === "java" && p === "builder method of")), []);
@@ -644,7 +647,7 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       lang: "yaml",
       first: "resources:",
       contains: "kids:",
-      notRun: "a YAML program runs under the pulumi CLI; it is checked against the plugin's schema, with the `kidsApiKey` it refers to declared as secret config",
+      notRun: "its explicit provider names no baseUrl, so the second account's key goes only to the service's own host (one origin per secret), which a test cannot reach: test/engine/plugin-yaml-cycle.test.ts runs two explicit providers, each on its own account's API key, under the real engine; here the block is checked against the plugin's schema, with the `kidsApiKey` it refers to declared as secret config",
       async run(block) {
         const program = { name: "readme", runtime: "yaml", config: { kidsApiKey: { type: "string", secret: true } }, ...(yaml.load(block.text) as Program) };
         assert.deepEqual(problems(program, SCHEMA), []);
