@@ -13,20 +13,24 @@ export interface PropertySpec {
   additionalProperties?: PropertySpec;
   secret?: boolean;
   description?: string;
+  deprecationMessage?: string;
 }
 
 /** An object type, or a function's inputs or outputs, of the schema. */
 export interface ObjectSpec {
+  /** `object`, or an enum's underlying type (`string`, `integer`, …). */
+  type?: string;
   properties?: Record<string, PropertySpec>;
   required?: string[];
   enum?: unknown[];
 }
 
-interface Document {
+/** The parts of the schema document that code reads. */
+export interface Document {
   config: { variables: Record<string, PropertySpec> };
   types: Record<string, ObjectSpec>;
-  resources: Record<string, { inputProperties: Record<string, PropertySpec>; properties: Record<string, PropertySpec> }>;
-  functions: Record<string, { inputs: ObjectSpec; outputs: ObjectSpec }>;
+  resources: Record<string, { description?: string; inputProperties: Record<string, PropertySpec>; properties: Record<string, PropertySpec>; requiredInputs?: string[] }>;
+  functions: Record<string, { description?: string; inputs: ObjectSpec; outputs: ObjectSpec }>;
 }
 
 /** The schema (read-only: never mutate it). */

@@ -14,35 +14,7 @@
  *   value that apply changes, unless it is computed); what only the service sets is computed.
  * - Secrets are `sensitive`; each resource has the conventional computed `id`.
  */
-import document from "../schema/schema.json";
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- the schema and the messages are plain JSON */
-
-/** A property of the package schema (a resource's input or output, an object type's field). */
-interface Property {
-  type?: string;
-  $ref?: string;
-  items?: Property;
-  additionalProperties?: Property;
-  secret?: boolean;
-  description?: string;
-  deprecationMessage?: string;
-}
-
-/** An object or enum type of the package schema. */
-interface ObjectType {
-  type: string;
-  properties?: Record<string, Property>;
-  required?: string[];
-  enum?: unknown[];
-}
-
-interface PackageSchema {
-  config: { variables: Record<string, Property> };
-  types: Record<string, ObjectType>;
-  resources: Record<string, { description?: string; inputProperties: Record<string, Property>; properties: Record<string, Property>; requiredInputs?: string[] }>;
-  functions: Record<string, { description?: string; inputs?: { properties?: Record<string, Property> }; outputs: { properties: Record<string, Property> } }>;
-}
+import { type Document, type ObjectSpec, type PropertySpec, schema as document } from "../schema/shape";
 
 /** A tfplugin6 `Schema.Attribute`, as the loader's plain object. */
 export interface TfAttribute {
@@ -104,7 +76,7 @@ function flags(mode: Mode): Pick<TfAttribute, "required" | "optional" | "compute
 }
 
 /** The cty type of a property that is no object type: JSON, as tfplugin6 carries it. */
-function ctyType(schema: PackageSchema, p: Property): unknown {
+function ctyType(schema: Document, p: PropertySpec): unknown {
   if (p.$ref) {
     const t = schema.types[local(p.$ref)];
     if (!t) throw new Error(`schema: no type ${p.$ref}`);
@@ -129,7 +101,7 @@ function ctyType(schema: PackageSchema, p: Property): unknown {
 }
 
 /** The object type a property names (directly, or as a list's items), or undefined. */
-function objectOf(schema: PackageSchema, p: Property): { type: ObjectType; nesting: "SINGLE" | "LIST" } | undefined {
+function objectOf(schema: Document, p: PropertySpec): { type: ObjectSpec; nesting: "SINGLE" | "LIST" } | undefined {
   const ref = p.$ref ?? (p.type === "array" ? p.items?.$ref : undefined);
   if (!ref) return undefined;
   const type = schema.types[local(ref)];
@@ -138,7 +110,7 @@ function objectOf(schema: PackageSchema, p: Property): { type: ObjectType; nesti
 }
 
 /** One attribute; an object type becomes a nested attribute whose fields follow the outer mode. */
-function attribute(schema: PackageSchema, name: string, p: Property, mode: Mode, sensitive: boolean): TfAttribute {
+function attribute(schema: Document, name: string, p: PropertySpec, mode: Mode, sensitive: boolean): TfAttribute {
   const base = {
     name: snake(name),
     description: p.description ?? "",
@@ -166,7 +138,7 @@ function block(attributes: TfAttribute[], description = ""): TfSchema {
   return { version: 0, block: { version: 0, attributes: attributes.sort((a, b) => a.name.localeCompare(b.name)), block_types: [], description, description_kind: "PLAIN", deprecated: false } };
 }
 
-const ID: Property = { type: "string", description: "The object's id at the service." };
+const ID: PropertySpec = { type: "string", description: "The object's id at the service." };
 
 /**
  * The provider block, every resource and every data source, from the package schema.
@@ -177,7 +149,7 @@ const ID: Property = { type: "string", description: "The object's id at the serv
  * resources["dnsaccount_device"]!.block.attributes.map((a) => a.name); // ["credentials", "device_id", …]
  * ```
  */
-export function terraformSchema(schema: PackageSchema = document as unknown as PackageSchema): TfProviderSchema {
+export function terraformSchema(schema: Document = document): TfProviderSchema {
   const provider = block(Object.entries(schema.config.variables).map(([name, p]) => attribute(schema, name, p, "optional", false)));
   const resources: Record<string, TfSchema> = {};
   for (const [token, r] of Object.entries(schema.resources)) {
@@ -198,8 +170,8 @@ export function terraformSchema(schema: PackageSchema = document as unknown as P
   const dataSources: Record<string, TfSchema> = {};
   for (const [token, f] of Object.entries(schema.functions)) {
     const attrs: TfAttribute[] = [];
-    for (const [name, p] of Object.entries(f.inputs?.properties ?? {})) attrs.push(attribute(schema, name, p, "optional", false));
-    for (const [name, p] of Object.entries(f.outputs.properties)) attrs.push(attribute(schema, name, p, "computed", false));
+    for (const [name, p] of Object.entries(f.inputs.properties ?? {})) attrs.push(attribute(schema, name, p, "optional", false));
+    for (const [name, p] of Object.entries(f.outputs.properties ?? {})) attrs.push(attribute(schema, name, p, "computed", false));
     dataSources[`${PROVIDER_TYPE}_${snake(token.split(":").pop()!.replace(/^get/, ""))}`] = block(attrs, f.description);
   }
   return { provider, resources, dataSources };
