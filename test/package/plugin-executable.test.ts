@@ -227,3 +227,32 @@ describe("package:plugin: the executable it builds", function () {
     assert.deepEqual(entries, [{ name: "pulumi-resource-dns-account", type: "0", mode: 0o755, uid: 0, gid: 0, uname: "", gname: "" }]);
   });
 });
+
+/**
+ * Issue 32 §6: where `strip` is not there (a machine without binutils), this machine's executable is built
+ * all the same, with its symbols. Its own build: with no `strip` on PATH, the build's key differs too.
+ */
+describe("package:plugin: the executable it builds where strip is not there", function () {
+  this.timeout(600_000);
+  const tmp = _useTempDirs();
+
+  it("builds this machine's executable unstripped, quietly, when strip is not on PATH", async function () {
+    if (!elfSections(readFileSync(process.execPath)).includes(".symtab")) {
+      console.log(`      skipped: ${process.execPath} has no symbols, so whether strip ran does not show`);
+      this.skip();
+    }
+    const dir = tmp("dns-account-plugin-nostrip-");
+    const out = path.join(dir, "artifacts");
+    // Node, postject and tar go by absolute path or in-process: nothing of the build needs PATH.
+    const env = { ...process.env, PATH: path.join(dir, "empty"), XDG_CACHE_HOME: path.join(dir, "cache") };
+    const r = await run(process.execPath, [path.join(root, "scripts", "package-plugin.mjs"), "--out", out], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
+    assert.equal(r.stderr, "");
+    assert.equal(r.stdout.split("\n").filter(Boolean).length, 2, r.stdout);
+    const unpacked = path.join(dir, "unpacked");
+    mkdirSync(unpacked);
+    await tar.extract({ file: path.join(out, `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`), cwd: unpacked });
+    const built = readFileSync(path.join(unpacked, "pulumi-resource-dns-account"));
+    assert.ok(elfSections(built).includes(".symtab"), "not stripped");
+    assert.ok(seaBlob(built).flags & SEA_FLAGS.useCodeCache, "with the code cache all the same");
+  });
+});
