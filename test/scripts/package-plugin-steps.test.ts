@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -431,16 +431,51 @@ echo "fetched-1.0.0.tgz"
         this.skip();
       }
       const { cacheHome, content } = await warmCache(m, here);
+      const { text } = await once(m);
       const outDir = path.join(tmp("dns-account-cached-run-"), "artifacts");
+      // What an interrupted run leaves: its build folder, with a platform's folder in it.
+      mkdirSync(path.join(outDir, ".build", here), { recursive: true });
+      writeFileSync(path.join(outDir, ".build", here, "sea.blob"), "left by an interrupted run");
       const lines: string[] = [];
+      const started = Date.now();
       const written = await withCacheHome(cacheHome, () => m.packagePlugin({ platforms: [here], outDir, log: (line) => lines.push(line) }));
+      const took = Date.now() - started;
       const tarball = path.join(outDir, m.tarballName(m.packageVersion(), here));
       assert.deepEqual(written, [tarball]);
       assert.equal(readFileSync(tarball, "utf8"), content);
       assert.deepEqual(readdirSync(outDir), [path.basename(tarball)], "no .build folder is left");
       assert.equal(lines.length, 2, lines.join("\n"));
-      assert.match(lines[0]!, /^bundle: \d+\.\d MiB from \d{3,} files in \d+ ms$/);
-      assert.match(lines[1]!, new RegExp(`^${path.relative(process.cwd(), tarball).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: from the cache \\(same bundle, Node binary and build\\) in \\d+ ms$`));
+      const bundleLine = /^bundle: (\d+\.\d) MiB from \d{3,} files in (\d+) ms$/.exec(lines[0]!);
+      assert.ok(bundleLine, lines[0]);
+      assert.equal(bundleLine[1], (text.length / 1024 / 1024).toFixed(1), "the bundle's size in MiB");
+      assert.ok(Number(bundleLine[2]) <= took, `the bundle's time (${bundleLine[2]} ms) is within the run's (${took} ms)`);
+      const cacheLine = new RegExp(`^${path.relative(process.cwd(), tarball).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: from the cache \\(same bundle, Node binary and build\\) in (\\d+) ms$`).exec(lines[1]!);
+      assert.ok(cacheLine, lines[1]);
+      assert.ok(Number(cacheLine[1]) <= took, `the copy's time (${cacheLine[1]} ms) is within the run's (${took} ms)`);
+    });
+
+    it("by default linux-amd64 into the checkout's artifacts folder, here a tarball the cache holds", async function () {
+      const m = await load();
+      if (m.hostPlatform() !== "linux-amd64") {
+        console.log(`      skipped: the default platform, linux-amd64, is not this machine's (${process.platform}-${process.arch}), so its Node binary would be downloaded`);
+        this.skip();
+      }
+      const artifacts = path.join(root, "artifacts");
+      const tarball = path.join(artifacts, m.tarballName(m.packageVersion(), "linux-amd64"));
+      // A tarball built before stays as it is: the cache is warmed with it, so the run copies the same bytes.
+      const had = { artifacts: existsSync(artifacts), tarball: existsSync(tarball) };
+      const { cacheHome, content } = await warmCache(m, "linux-amd64");
+      const cached = path.join(cacheHome, "pulumi-dns-account", "plugin", readdirSync(path.join(cacheHome, "pulumi-dns-account", "plugin"))[0]!);
+      if (had.tarball) copyFileSync(tarball, cached);
+      const expected = readFileSync(cached);
+      try {
+        const written = await withCacheHome(cacheHome, () => m.packagePlugin({ log: () => {} }));
+        assert.deepEqual(written, [tarball]);
+        assert.ok(readFileSync(tarball).equals(expected), had.tarball ? "the tarball built before, copied back" : content);
+      } finally {
+        if (!had.artifacts) rmSync(artifacts, { recursive: true, force: true });
+        else if (!had.tarball) rmSync(tarball, { force: true });
+      }
     });
 
     it("node scripts/package-plugin.mjs: linux-amd64 by default, into --out, one line per tarball; a wrong --platform is exit 1", async function () {
