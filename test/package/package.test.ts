@@ -91,9 +91,9 @@ describe("the npm package", function () {
   });
 
   it("npm pack lists only what users need: compiled code, declarations, self-contained source maps, the plugin's schema, the faces' bundles with their code caches, README, LICENSE", () => {
-    const allowed = /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/provider\/schema\/schema\.json|dist\/provider\/(plugin\/plugin|dynamic)\.bundle\.js\.cache|dist\/(sdk|emulator|provider|cli)\/.+\.(js|d\.ts|js\.map))$/;
+    const allowed = /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/provider\/schema\/schema\.json|dist\/provider\/(plugin\/plugin|tofu\/tofu|dynamic)\.bundle\.js\.cache|dist\/(sdk|emulator|provider|cli)\/.+\.(js|d\.ts|js\.map))$/;
     assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
-    for (const needed of ["LICENSE", "README.md", "package.json", "dist/provider/index.js", "dist/sdk/index.d.ts", "dist/cli/main.js", "dist/provider/token/provider.js", "dist/provider/plugin/main.js", "dist/provider/plugin/bin.js", "dist/provider/plugin/plugin.bundle.js", "dist/provider/dynamic.bundle.js", "dist/provider/rules-parser.bundle.js", "dist/provider/schema/schema.json"]) {
+    for (const needed of ["LICENSE", "README.md", "package.json", "dist/provider/index.js", "dist/sdk/index.d.ts", "dist/cli/main.js", "dist/provider/token/provider.js", "dist/provider/plugin/main.js", "dist/provider/plugin/bin.js", "dist/provider/plugin/plugin.bundle.js", "dist/provider/tofu/bin.js", "dist/provider/tofu/tofu.bundle.js", "dist/provider/dynamic.bundle.js", "dist/provider/rules-parser.bundle.js", "dist/provider/schema/schema.json"]) {
       assert.ok(files.includes(needed), needed);
     }
     // Source maps ship their sources: the .ts files themselves are not in the package.
