@@ -110,13 +110,13 @@ function objectOf(schema: Document, p: PropertySpec): { type: ObjectSpec; nestin
 }
 
 /** One attribute; an object type becomes a nested attribute whose fields follow the outer mode. */
-function attribute(schema: Document, name: string, p: PropertySpec, mode: Mode, sensitive: boolean): TfAttribute {
+function attribute(schema: Document, name: string, p: PropertySpec, mode: Mode): TfAttribute {
   const base = {
     name: snake(name),
     description: p.description ?? "",
     description_kind: "PLAIN" as const,
     ...flags(mode),
-    sensitive: sensitive || p.secret === true,
+    sensitive: p.secret === true,
     deprecated: p.deprecationMessage !== undefined,
     write_only: false,
   };
@@ -130,7 +130,7 @@ function attribute(schema: Document, name: string, p: PropertySpec, mode: Mode, 
   };
   const attributes = Object.entries(object.type.properties ?? {})
     .filter(([field]) => !PROVIDER_ONLY.has(field))
-    .map(([field, fp]) => attribute(schema, field, fp, inner(field), false));
+    .map(([field, fp]) => attribute(schema, field, fp, inner(field)));
   return { ...base, nested_type: { attributes, nesting: object.nesting } };
 }
 
@@ -150,7 +150,7 @@ const ID: PropertySpec = { type: "string", description: "The object's id at the 
  * ```
  */
 export function terraformSchema(schema: Document = document): TfProviderSchema {
-  const provider = block(Object.entries(schema.config.variables).map(([name, p]) => attribute(schema, name, p, "optional", false)));
+  const provider = block(Object.entries(schema.config.variables).map(([name, p]) => attribute(schema, name, p, "optional")));
   const resources: Record<string, TfSchema> = {};
   for (const [token, r] of Object.entries(schema.resources)) {
     const required = new Set(r.requiredInputs ?? []);
@@ -158,20 +158,20 @@ export function terraformSchema(schema: Document = document): TfProviderSchema {
     for (const [name, p] of Object.entries(r.inputProperties)) {
       if (PROVIDER_ONLY.has(name)) continue;
       const mode: Mode = required.has(name) ? "required" : name in r.properties ? "optional+computed" : "optional";
-      attrs.set(name, attribute(schema, name, p, mode, false));
+      attrs.set(name, attribute(schema, name, p, mode));
     }
     for (const [name, p] of Object.entries(r.properties)) {
       if (attrs.has(name) || PROVIDER_ONLY.has(name)) continue;
-      attrs.set(name, attribute(schema, name, p, "computed", false));
+      attrs.set(name, attribute(schema, name, p, "computed"));
     }
-    if (!attrs.has("id")) attrs.set("id", attribute(schema, "id", ID, "computed", false));
+    if (!attrs.has("id")) attrs.set("id", attribute(schema, "id", ID, "computed"));
     resources[`${PROVIDER_TYPE}_${snake(token.split(":").pop()!)}`] = block([...attrs.values()], r.description);
   }
   const dataSources: Record<string, TfSchema> = {};
   for (const [token, f] of Object.entries(schema.functions)) {
     const attrs: TfAttribute[] = [];
-    for (const [name, p] of Object.entries(f.inputs.properties ?? {})) attrs.push(attribute(schema, name, p, "optional", false));
-    for (const [name, p] of Object.entries(f.outputs.properties ?? {})) attrs.push(attribute(schema, name, p, "computed", false));
+    for (const [name, p] of Object.entries(f.inputs.properties ?? {})) attrs.push(attribute(schema, name, p, "optional"));
+    for (const [name, p] of Object.entries(f.outputs.properties ?? {})) attrs.push(attribute(schema, name, p, "computed"));
     dataSources[`${PROVIDER_TYPE}_${snake(token.split(":").pop()!.replace(/^get/, ""))}`] = block(attrs, f.description);
   }
   return { provider, resources, dataSources };
