@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
+import { type CheckResult, type CreateResult, type DiffResult, type Failure, ID_IN_YAML, type ProviderContext, type ReadResult, type UpdateResult } from "../shared/lifecycle";
 import { type Client, writesSoFar } from "../../sdk/client/client";
 import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
@@ -43,6 +43,9 @@ export async function check(ctx: ProviderContext, _olds: DeviceInputs, news: Dev
   }
   if (deviceType !== undefined && !isUnknown(deviceType) && !(DEVICE_TYPES as readonly unknown[]).includes(deviceType)) {
     failures.push({ property: "deviceType", reason: `deviceType must be one of ${DEVICE_TYPES.join(", ")}` });
+  }
+  if (news.adopt !== undefined && !isUnknown(news.adopt) && (typeof news.adopt !== "string" || news.adopt === "")) {
+    failures.push({ property: "adopt", reason: `adopt must be a device id, a string${ID_IN_YAML}` });
   }
   if (dnsServerId !== undefined && !isUnknown(dnsServerId) && (typeof dnsServerId !== "string" || dnsServerId === "")) {
     failures.push({ property: "dnsServerId", reason: "dnsServerId must be a DNS server id" });

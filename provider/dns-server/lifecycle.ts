@@ -1,4 +1,4 @@
-import type { CheckResult, CreateResult, DiffResult, Failure, ProviderContext, ReadResult, UpdateResult } from "../shared/lifecycle";
+import { type CheckResult, type CreateResult, type DiffResult, type Failure, ID_IN_YAML, type ProviderContext, type ReadResult, type UpdateResult } from "../shared/lifecycle";
 import type { Client } from "../../sdk/client/client";
 import { accountClient, credentialsChanged, serviceChecks, withCredentials } from "../shared/account-client";
 import { explain as explainAs, explainWithQuota, initFailed } from "../shared/explain";
@@ -25,7 +25,7 @@ export async function check(ctx: ProviderContext, _olds: DnsServerInputs, news: 
     failures.push({ property: "name", reason: "name must be 1 to 64 characters" });
   }
   if (adopt !== undefined && !isUnknown(adopt) && (typeof adopt !== "string" || adopt === "")) {
-    failures.push({ property: "adopt", reason: 'adopt must be a DNS server id or "default"' });
+    failures.push({ property: "adopt", reason: `adopt must be a DNS server id or "default", a string${ID_IN_YAML}` });
   }
   if (deleteOnDestroy !== undefined && !isUnknown(deleteOnDestroy) && typeof deleteOnDestroy !== "boolean") {
     failures.push({ property: "deleteOnDestroy", reason: "deleteOnDestroy must be true or false" });

@@ -13,6 +13,12 @@ export interface Failure {
 }
 
 /**
+ * What a failure on an id that is not a string adds: YAML reads an unquoted id of digits only (the
+ * service's ids are hex, so `12345678` happens) as a number.
+ */
+export const ID_IN_YAML = " (in YAML, quote an id made only of digits)";
+
+/**
  * The input properties, of any resource or of the provider's configuration, whose value is or holds a
  * secret: the schema's secret inputs and secret configuration keys, and `credentials`, which holds them.
  * test/provider/secret-failures.test.ts holds this set against the schema.

@@ -114,12 +114,12 @@ resources:
   home:
     type: dns-account:index:DnsServer
     properties:
-      adopt: ${serverId}
+      adopt: ${JSON.stringify(serverId)}
       deleteOnDestroy: true
   laptop:
     type: dns-account:index:Device
     properties:
-      adopt: ${deviceId}
+      adopt: ${JSON.stringify(deviceId)}
       deleteOnDestroy: true
 `,
       );

@@ -41,6 +41,8 @@ describe("Device through the dynamic-provider host (installed copy)", function (
       [{ name: "x", deviceType: "MAC", dnsServerId: "s", settings: { protectionEnabled: 1 } }, ["settings.protectionEnabled"]],
       [{ name: "x", deviceType: "MAC", dnsServerId: "s", dohPasswordKeepers: ["a"] }, ["dohPasswordKeepers"]],
       [{ adopt: "dev-missing" }, ["adopt"]],
+      [{ adopt: 12345678 }, ["adopt"]],
+      [{ adopt: "" }, ["adopt"]],
     ];
     for (const [news, properties] of cases) {
       const { failures } = await t.host.check(urn, {}, { __provider: p, ...news });

@@ -51,6 +51,9 @@ describe("DnsServer through the dynamic-provider host (installed copy)", functio
       assert.match(failures.find((f) => f.property === "settings.filterLists.ids")!.reason, /"no_such_list"/);
       const adopt = await t.host.check(urn, {}, { __provider: p, adopt: "srv-does-not-exist" });
       assert.deepEqual(adopt.failures.map((f) => f.property), ["adopt"]);
+      const digits = await t.host.check(urn, {}, { __provider: p, adopt: 12345678 });
+      assert.deepEqual(digits.failures.map((f) => f.property), ["adopt"]);
+      assert.match(digits.failures[0]!.reason, /quote an id made only of digits/);
     });
 
     it("accepts values unknown during preview", async () => {
