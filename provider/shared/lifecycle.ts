@@ -104,6 +104,12 @@ export interface ProviderContext {
    * have been a credential (`dns-account:apikey is set: did you mean dns-account:apiKey?`).
    */
   readonly credentialHint?: string;
+  /**
+   * `check` runs its static part only: what the inputs say by themselves, with no credential resolved, no
+   * file read and no call to the service (OpenTofu's ValidateResourceConfig, which runs before the provider
+   * is configured; its plan runs the whole check).
+   */
+  readonly offline?: boolean;
 }
 
 /** `{ allowInsecureHttp: true }` when the context allows it, else `{}`: spread into SDK options. */

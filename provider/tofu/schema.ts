@@ -31,10 +31,29 @@ export interface TfAttribute {
   write_only: boolean;
 }
 
+/** A tfplugin6 `Schema.Block`. */
+export interface TfBlock {
+  version: number;
+  attributes: TfAttribute[];
+  block_types: TfNestedBlock[];
+  description: string;
+  description_kind: "PLAIN";
+  deprecated: boolean;
+}
+
+/** A tfplugin6 `Schema.NestedBlock`: an input object written as a block (`settings { … }`). */
+export interface TfNestedBlock {
+  type_name: string;
+  block: TfBlock;
+  nesting: "SINGLE";
+  min_items: number;
+  max_items: number;
+}
+
 /** A tfplugin6 `Schema`. */
 export interface TfSchema {
   version: number;
-  block: { version: number; attributes: TfAttribute[]; block_types: []; description: string; description_kind: "PLAIN"; deprecated: boolean };
+  block: TfBlock;
 }
 
 /** The whole provider's schema, as GetProviderSchema answers it. */
@@ -65,6 +84,12 @@ export function snake(name: string): string {
 
 /** What a face keeps on the provider only: a resource's attribute of these names is dropped. */
 const PROVIDER_ONLY = new Set(["password", "mfaToken", "apiKey", "username", "profile", "credentialCommand"]);
+
+/**
+ * Inputs the outputs only echo: the service never fills them in, so they are optional and not computed
+ * (a plan shows them as written, not "known after apply").
+ */
+const DECLARED_ONLY = new Set(["adopt", "dohPasswordKeepers", "keepers", "rotationPeriodSeconds", "renewBeforeSeconds"]);
 
 /** How an attribute is to be set. */
 type Mode = "required" | "optional" | "optional+computed" | "computed";
@@ -134,11 +159,94 @@ function attribute(schema: Document, name: string, p: PropertySpec, mode: Mode):
   return { ...base, nested_type: { attributes, nesting: object.nesting } };
 }
 
-function block(attributes: TfAttribute[], description = ""): TfSchema {
-  return { version: 0, block: { version: 0, attributes: attributes.sort((a, b) => a.name.localeCompare(b.name)), block_types: [], description, description_kind: "PLAIN", deprecated: false } };
+/**
+ * An input object (`settings`, `credentials`) as a block, not a nested attribute: tofu refuses a
+ * misspelled argument in a block ("Unsupported argument") but drops one in an object value without a
+ * word (hashicorp/terraform#33570). Its fields are optional (required where the type says so); its object
+ * fields are blocks in turn. A block is never computed: the state holds what the configuration says, and
+ * a refresh what the service has of it.
+ */
+function inputBlock(schema: Document, name: string, p: PropertySpec): TfNestedBlock | undefined {
+  const object = objectOf(schema, p);
+  if (!object || object.nesting !== "SINGLE") return undefined;
+  const required = new Set(object.type.required ?? []);
+  const attributes: TfAttribute[] = [];
+  const blocks: TfNestedBlock[] = [];
+  for (const [field, fp] of Object.entries(object.type.properties ?? {})) {
+    if (PROVIDER_ONLY.has(field)) continue;
+    const nested = inputBlock(schema, field, fp);
+    if (nested) blocks.push(nested);
+    else attributes.push(attribute(schema, field, fp, required.has(field) ? "required" : "optional"));
+  }
+  return { type_name: snake(name), block: block(attributes, p.description ?? "", blocks).block, nesting: "SINGLE", min_items: 0, max_items: 0 };
+}
+
+function block(attributes: TfAttribute[], description = "", blockTypes: TfNestedBlock[] = []): TfSchema {
+  return {
+    version: 0,
+    block: {
+      version: 0,
+      attributes: attributes.sort((a, b) => a.name.localeCompare(b.name)),
+      block_types: blockTypes.sort((a, b) => a.type_name.localeCompare(b.type_name)),
+      description,
+      description_kind: "PLAIN",
+      deprecated: false,
+    },
+  };
 }
 
 const ID: PropertySpec = { type: "string", description: "The object's id at the service." };
+
+/**
+ * The OpenTofu type of a package resource token: `dns-account:index:DnsServer` → `dnsaccount_dns_server`.
+ *
+ * @example
+ * ```ts
+ * resourceType("dns-account:index:DedicatedIpv4"); // "dnsaccount_dedicated_ipv4"
+ * ```
+ */
+export function resourceType(token: string): string {
+  return `${PROVIDER_TYPE}_${snake(token.split(":").pop()!)}`;
+}
+
+/**
+ * The OpenTofu data source of a package function token: `dns-account:index:getFilterLists` → `dnsaccount_filter_lists`.
+ *
+ * @example
+ * ```ts
+ * dataSourceType("dns-account:index:getAccountLimits"); // "dnsaccount_account_limits"
+ * ```
+ */
+export function dataSourceType(token: string): string {
+  return `${PROVIDER_TYPE}_${snake(token.split(":").pop()!.replace(/^get/, ""))}`;
+}
+
+/**
+ * Every property name of the package schema by its snake_case name (`block_ttl_seconds` →
+ * `blockTtlSeconds`): how the face turns tofu's values back into the lifecycles' inputs. Two names that
+ * meet in snake_case would make that ambiguous, so they fail here.
+ *
+ * @example
+ * ```ts
+ * programNames().get("dns_server_id"); // "dnsServerId"
+ * ```
+ */
+export function programNames(schema: Document = document): Map<string, string> {
+  const names = new Map<string, string>([["id", "id"]]);
+  const add = (props: Record<string, PropertySpec> | undefined) => {
+    for (const name of Object.keys(props ?? {})) {
+      const tf = snake(name);
+      const held = names.get(tf);
+      if (held !== undefined && held !== name) throw new Error(`schema: ${held} and ${name} are both ${tf} in OpenTofu`);
+      names.set(tf, name);
+    }
+  };
+  add(schema.config.variables);
+  for (const r of Object.values(schema.resources)) (add(r.inputProperties), add(r.properties));
+  for (const t of Object.values(schema.types)) add(t.properties);
+  for (const f of Object.values(schema.functions)) (add(f.inputs.properties), add(f.outputs.properties));
+  return names;
+}
 
 /**
  * The provider block, every resource and every data source, from the package schema.
@@ -155,24 +263,35 @@ export function terraformSchema(schema: Document = document): TfProviderSchema {
   for (const [token, r] of Object.entries(schema.resources)) {
     const required = new Set(r.requiredInputs ?? []);
     const attrs = new Map<string, TfAttribute>();
+    const blocks = new Map<string, TfNestedBlock>();
     for (const [name, p] of Object.entries(r.inputProperties)) {
       if (PROVIDER_ONLY.has(name)) continue;
-      const mode: Mode = required.has(name) ? "required" : name in r.properties ? "optional+computed" : "optional";
+      const nested = inputBlock(schema, name, p);
+      if (nested) {
+        blocks.set(name, nested);
+        continue;
+      }
+      const mode: Mode = required.has(name) ? "required" : name in r.properties && !DECLARED_ONLY.has(name) ? "optional+computed" : "optional";
       attrs.set(name, attribute(schema, name, p, mode));
     }
     for (const [name, p] of Object.entries(r.properties)) {
-      if (attrs.has(name) || PROVIDER_ONLY.has(name)) continue;
+      if (attrs.has(name) || blocks.has(name) || PROVIDER_ONLY.has(name)) continue;
       attrs.set(name, attribute(schema, name, p, "computed"));
     }
     if (!attrs.has("id")) attrs.set("id", attribute(schema, "id", ID, "computed"));
-    resources[`${PROVIDER_TYPE}_${snake(token.split(":").pop()!)}`] = block([...attrs.values()], r.description);
+    resources[resourceType(token)] = block([...attrs.values()], r.description, [...blocks.values()]);
   }
   const dataSources: Record<string, TfSchema> = {};
   for (const [token, f] of Object.entries(schema.functions)) {
     const attrs: TfAttribute[] = [];
-    for (const [name, p] of Object.entries(f.inputs.properties ?? {})) attrs.push(attribute(schema, name, p, "optional"));
+    const blocks: TfNestedBlock[] = [];
+    for (const [name, p] of Object.entries(f.inputs.properties ?? {})) {
+      const nested = inputBlock(schema, name, p);
+      if (nested) blocks.push(nested);
+      else attrs.push(attribute(schema, name, p, "optional"));
+    }
     for (const [name, p] of Object.entries(f.outputs.properties ?? {})) attrs.push(attribute(schema, name, p, "computed"));
-    dataSources[`${PROVIDER_TYPE}_${snake(token.split(":").pop()!.replace(/^get/, ""))}`] = block(attrs, f.description);
+    dataSources[dataSourceType(token)] = block(attrs, f.description, blocks);
   }
   return { provider, resources, dataSources };
 }

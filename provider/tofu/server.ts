@@ -12,9 +12,14 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import { fromEnvironment } from "../credentials";
+import { type PluginConfig, readConfig } from "../plugin/config";
+import { containsUnknown } from "../shared/unknown";
 import { log } from "./log";
 import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
+import { applyResource, type ContextFor, type Diagnostic, errorDiagnostic, failureDiagnostics, importResource, planResource, readDataSource, readResource, servedKinds, tofuWords, validateResource } from "./resources";
 import { terraformSchema } from "./schema";
+import { blockShape, dynamic, readDynamic, type Shape, type TfValue, toProgram } from "./values";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- messages are the loader's plain objects */
 
@@ -60,7 +65,7 @@ export function newFace(): Face {
 const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false, generate_resource_config: false };
 
 /** An error diagnostic for a type this provider does not have. */
-function unknownType(kind: "resource" | "data source", typeName: string): any {
+function unknownType(kind: "resource" | "data source", typeName: string): Diagnostic {
   return {
     severity: "ERROR",
     summary: `Unknown ${kind} type`,
@@ -68,27 +73,39 @@ function unknownType(kind: "resource" | "data source", typeName: string): any {
   };
 }
 
-/** An error diagnostic for a call this step of the face does not serve yet, on a type it has. */
-function notServedYet(call: string, typeName: string): any {
-  return { severity: "ERROR", summary: "Not served yet", detail: `The provider dnsaccount does not serve ${call} of "${typeName}" yet.` };
+/** The provider block's values (known ones only) as the Pulumi faces' configuration keys. */
+function providerValues(shape: Shape, config: TfValue): Record<string, unknown> {
+  const program = (toProgram(config, shape) ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(program).filter(([, v]) => !containsUnknown(v)));
 }
 
 /** The tfplugin6.Provider handlers. */
 function providerHandlers(face: Face): Record<string, Unary> {
   const schema = terraformSchema();
-  const resourceCall =
-    (name: string, diagnosticsOnly: Record<string, unknown> = {}): Unary =>
+  const kinds = servedKinds(schema);
+  const providerShape = blockShape(schema.provider.block);
+  let config: PluginConfig = { fields: {}, allowInsecureHttp: false };
+  const contextFor: ContextFor = (warnings) => ({
+    config: config.fields,
+    allowInsecureHttp: config.allowInsecureHttp,
+    skipCredentialsValidation: config.skipCredentialsValidation === true,
+    warn: (message) => {
+      log("warn", message);
+      warnings.push({ severity: "WARNING", summary: tofuWords(message), detail: "" });
+    },
+  });
+  /** Runs a handler; what it throws becomes an error diagnostic (the package's errors name fields, never values). */
+  const handle =
+    (name: string, fn: (request: any) => Promise<Record<string, unknown>>): Unary =>
     (call, callback) => {
       face.signal();
-      const type = String(call.request.type_name);
-      callback(null, { ...diagnosticsOnly, diagnostics: [type in schema.resources ? notServedYet(name, type) : unknownType("resource", type)] });
+      fn(call.request).then(
+        (response) => callback(null, response),
+        (err: unknown) => callback(null, { diagnostics: [errorDiagnostic(`${name} failed`, err)] }),
+      );
     };
-  const validate =
-    (kind: "resource" | "data source", known: Record<string, unknown>): Unary =>
-    (call, callback) => {
-      const type = String(call.request.type_name);
-      callback(null, { diagnostics: type in known ? [] : [unknownType(kind, type)] });
-    };
+  const resource = (type: string) => kinds.resources.get(type);
+  const dataSource = (type: string) => kinds.dataSources.get(type);
   return {
     GetMetadata: (_call, callback) =>
       callback(null, {
@@ -106,22 +123,66 @@ function providerHandlers(face: Face): Record<string, Unary> {
         server_capabilities: SERVER_CAPABILITIES,
       }),
     GetResourceIdentitySchemas: (_call, callback) => callback(null, { identity_schemas: {}, diagnostics: [] }),
-    ValidateProviderConfig: (_call, callback) => callback(null, { diagnostics: [] }),
-    ConfigureProvider: (call, callback) => {
-      log("debug", "ConfigureProvider", { terraform_version: String(call.request.terraform_version) });
-      callback(null, { diagnostics: [] });
-    },
-    ValidateResourceConfig: validate("resource", schema.resources),
-    UpgradeResourceState: resourceCall("UpgradeResourceState"),
-    ReadResource: resourceCall("ReadResource"),
-    PlanResourceChange: resourceCall("PlanResourceChange"),
-    ApplyResourceChange: resourceCall("ApplyResourceChange"),
-    ImportResourceState: resourceCall("ImportResourceState", { imported_resources: [] }),
-    ValidateDataResourceConfig: validate("data source", schema.dataSources),
-    ReadDataSource: (call, callback) => {
+    // Values not known yet (another resource's output) are skipped here, not refused; ConfigureProvider sees them all.
+    ValidateProviderConfig: handle("Validating the provider block", async (request) => {
+      const { failures } = await readConfig(providerValues(providerShape, readDynamic(request.config)));
+      return { diagnostics: failureDiagnostics(failures) };
+    }),
+    ConfigureProvider: handle("Configuring the provider", async (request) => {
+      log("debug", "ConfigureProvider", { terraform_version: String(request.terraform_version) });
+      const { config: read, failures } = await readConfig(providerValues(providerShape, readDynamic(request.config)), { env: fromEnvironment() });
+      if (failures.length > 0) return { diagnostics: failureDiagnostics(failures) };
+      config = read;
+      return { diagnostics: [] };
+    }),
+    ValidateResourceConfig: handle("Validating the resource", async (request) => {
+      const kind = resource(String(request.type_name));
+      if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
+      return { diagnostics: await validateResource(kind, readDynamic(request.config), contextFor) };
+    }),
+    UpgradeResourceState: handle("Upgrading the state", async (request) => {
+      const kind = resource(String(request.type_name));
+      if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
+      // Schema version 0 is the only one so far: the state is re-encoded as it is.
+      const raw = request.raw_state?.json as Buffer | undefined;
+      const state = raw && raw.length > 0 ? (JSON.parse(raw.toString("utf8")) as TfValue) : null;
+      return { upgraded_state: dynamic(state, kind.shape), diagnostics: [] };
+    }),
+    ReadResource: handle("Reading the resource", async (request) => {
+      const kind = resource(String(request.type_name));
+      if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
+      const { state, diagnostics } = await readResource(kind, readDynamic(request.current_state), contextFor);
+      return { new_state: dynamic(state, kind.shape), diagnostics, private: request.private };
+    }),
+    PlanResourceChange: handle("Planning the change", async (request) => {
+      const kind = resource(String(request.type_name));
+      if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
+      const plan = await planResource(kind, readDynamic(request.prior_state), readDynamic(request.proposed_new_state), contextFor);
+      return { planned_state: dynamic(plan.planned, kind.shape), requires_replace: plan.requiresReplace, diagnostics: plan.diagnostics, planned_private: request.prior_private };
+    }),
+    ApplyResourceChange: handle("Applying the change", async (request) => {
+      const kind = resource(String(request.type_name));
+      if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
+      const { state, diagnostics } = await applyResource(kind, readDynamic(request.prior_state), readDynamic(request.planned_state), contextFor);
+      return { new_state: dynamic(state, kind.shape), diagnostics, private: request.planned_private };
+    }),
+    ImportResourceState: handle("Importing the resource", async (request) => {
+      const type = String(request.type_name);
+      const kind = resource(type);
+      if (!kind) return { imported_resources: [], diagnostics: [unknownType("resource", type)] };
+      const { state, diagnostics } = await importResource(kind, String(request.id), contextFor);
+      return { imported_resources: state === null ? [] : [{ type_name: type, state: dynamic(state, kind.shape) }], diagnostics };
+    }),
+    ValidateDataResourceConfig: (call, callback) => {
       const type = String(call.request.type_name);
-      callback(null, { diagnostics: [type in schema.dataSources ? notServedYet("ReadDataSource", type) : unknownType("data source", type)] });
+      callback(null, { diagnostics: dataSource(type) ? [] : [unknownType("data source", type)] });
     },
+    ReadDataSource: handle("Reading the data source", async (request) => {
+      const kind = dataSource(String(request.type_name));
+      if (!kind) return { diagnostics: [unknownType("data source", String(request.type_name))] };
+      const { state, diagnostics } = await readDataSource(kind, readDynamic(request.config), contextFor);
+      return { state: dynamic(state, kind.shape), diagnostics };
+    }),
     StopProvider: (_call, callback) => {
       log("info", "StopProvider: aborting the calls in flight");
       face.stop("tofu stopped the provider (StopProvider)");

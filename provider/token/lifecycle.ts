@@ -77,7 +77,7 @@ function checkNumber(value: unknown, property: string, failures: Failure[]): voi
 /** Validates inputs; values unknown during preview are accepted. Never returns config or env values. */
 export async function check(ctx: ProviderContext, _olds: TokenInputs, news: TokenInputs): Promise<CheckResult<TokenInputs>> {
   const failures: Failure[] = [];
-  if (!credentialFieldsOf(news).some(isUnknown)) {
+  if (!ctx.offline && !credentialFieldsOf(news).some(isUnknown)) {
     const sources = credentialSources(ctx, news);
     const baseUrl = sources.map(([, s]) => s.baseUrl).find((v) => typeof v === "string" && v !== "");
     try {

@@ -1,11 +1,18 @@
 import assert from "node:assert/strict";
-import { snake, type TfAttribute, type TfSchema, terraformSchema } from "../../../provider/tofu/schema";
+import { programNames, snake, type TfAttribute, type TfBlock, type TfSchema, terraformSchema } from "../../../provider/tofu/schema";
 
 const attr = (schema: TfSchema | { attributes: TfAttribute[] }, name: string): TfAttribute => {
   const attributes = "block" in schema ? schema.block.attributes : schema.attributes;
   const found = attributes.find((a) => a.name === name);
   assert.ok(found, `no attribute ${name} in ${attributes.map((a) => a.name).join(", ")}`);
   return found;
+};
+const block = (parent: TfSchema | TfBlock, name: string): TfBlock => {
+  const types = "block" in parent ? parent.block.block_types : parent.block_types;
+  const found = types.find((b) => b.type_name === name);
+  assert.ok(found, `no block ${name} in ${types.map((b) => b.type_name).join(", ")}`);
+  assert.equal(found.nesting, "SINGLE");
+  return found.block;
 };
 const names = (schema: TfSchema): string[] => schema.block.attributes.map((a) => a.name);
 const type = (a: TfAttribute): unknown => JSON.parse(a.type!.toString());
@@ -43,18 +50,42 @@ describe("OpenTofu face: the schema generated from the package schema", () => {
 
   it("no resource or data source carries a password, MFA code or API key; credentials hold a base URL and a refresh token only, sensitive", () => {
     for (const s of [...Object.values(schema.resources), ...Object.values(schema.dataSources)]) {
-      const all = JSON.stringify(s.block.attributes.map(function walk(a: TfAttribute): unknown {
-        return [a.name, a.nested_type?.attributes.map(walk)];
-      }));
-      for (const forbidden of ["password", "mfa_token", "api_key", "username", "credential_command"]) assert.ok(!all.includes(`"${forbidden}"`), `${forbidden} in ${all}`);
+      // Every attribute and block name, at any depth.
+      const all = JSON.stringify(s.block, (k, v: unknown) => (k === "type" || k === "description" ? undefined : v));
+      for (const forbidden of ["password", "mfa_token", "api_key", "username", "credential_command"]) {
+        assert.ok(!all.includes(`"name":"${forbidden}"`) && !all.includes(`"type_name":"${forbidden}"`), `${forbidden} in ${all}`);
+      }
+      assert.match(all, /"name":"refresh_token"|"name":"id"/, "the walk sees names");
     }
-    const credentials = attr(schema.resources["dnsaccount_device"]!, "credentials");
-    assert.equal(credentials.sensitive, true);
-    assert.deepEqual(credentials.nested_type?.attributes.map((a) => a.name).sort(), ["base_url", "refresh_token"]);
-    assert.equal(attr(schema.dataSources["dnsaccount_filter_lists"]!, "credentials").nested_type?.nesting, "SINGLE");
+    const credentials = block(schema.resources["dnsaccount_device"]!, "credentials");
+    assert.deepEqual(credentials.attributes.map((a) => [a.name, a.sensitive, mode(a)]).sort(), [["base_url", false, "optional"], ["refresh_token", true, "optional"]]);
+    assert.deepEqual(block(schema.dataSources["dnsaccount_filter_lists"]!, "credentials").attributes.map((a) => a.name).sort(), ["base_url", "refresh_token"]);
   });
 
-  it("inputs the service also fills are optional and computed, outputs computed, each resource has an id", () => {
+  it("input objects are blocks (a misspelled argument inside is refused), never computed; their object fields are blocks too", () => {
+    const server = schema.resources["dnsaccount_dns_server"]!;
+    assert.ok(!names(server).includes("settings"), "settings is not an attribute");
+    const settings = block(server, "settings");
+    assert.equal(type(attr(settings, "block_ttl_seconds")), "number");
+    assert.deepEqual(type(attr(settings, "blocked_services")), ["list", "string"]);
+    assert.equal(mode(attr(settings, "block_ttl_seconds")), "optional");
+    const rules = block(settings, "user_rules");
+    assert.deepEqual(type(attr(rules, "rules")), ["list", "string"]);
+    const monday = block(block(block(settings, "parental_control"), "schedule"), "monday");
+    assert.deepEqual(monday.attributes.map((a) => a.name).sort(), ["from", "to"]);
+    assert.equal(mode(attr(schema.resources["dnsaccount_dns_server"]!, "effective_settings")), "computed", "an output object stays a computed attribute");
+    assert.equal(attr(server, "effective_settings").nested_type?.nesting, "SINGLE");
+  });
+
+  it("every snake_case name leads back to one program name", () => {
+    const back = programNames();
+    assert.equal(back.get("dns_server_id"), "dnsServerId");
+    assert.equal(back.get("block_ttl_seconds"), "blockTtlSeconds");
+    assert.equal(back.get("dns_over_https_with_auth_url"), "dnsOverHttpsWithAuthUrl");
+    for (const [tf, program] of back) assert.equal(snake(program), tf);
+  });
+
+  it("inputs the service also fills are optional and computed, echoed ones optional, outputs computed, each resource has an id", () => {
     const device = schema.resources["dnsaccount_device"]!;
     assert.equal(mode(attr(device, "name")), "optional+computed");
     assert.equal(mode(attr(device, "dns_server_id")), "optional+computed");
@@ -65,10 +96,9 @@ describe("OpenTofu face: the schema generated from the package schema", () => {
     const withAuth = attr(device, "dns_addresses_with_auth");
     assert.equal(withAuth.sensitive, true, "the addresses that embed the DoH password");
     assert.ok(withAuth.nested_type!.attributes.every((a) => mode(a) === "computed"));
-    const settings = attr(schema.resources["dnsaccount_dns_server"]!, "settings");
-    assert.equal(settings.nested_type?.nesting, "SINGLE");
-    assert.equal(type(attr(settings.nested_type!, "block_ttl_seconds")), "number");
-    assert.deepEqual(type(attr(settings.nested_type!, "blocked_services")), ["list", "string"]);
+    assert.equal(mode(attr(device, "adopt")), "optional", "what the outputs only echo is not computed");
+    assert.equal(mode(attr(device, "doh_password_keepers")), "optional");
+    assert.equal(mode(attr(device, "delete_on_destroy")), "optional+computed");
     const token = schema.resources["dnsaccount_token"]!;
     for (const name of ["access_token", "refresh_token"]) assert.equal(attr(token, name).sensitive, true, name);
     assert.deepEqual(names(token).filter((n) => ["keepers", "rotation_period_seconds", "revoke_on_delete"].includes(n)).sort(), ["keepers", "revoke_on_delete", "rotation_period_seconds"]);

@@ -1,0 +1,431 @@
+/**
+ * The OpenTofu/Terraform face's resources and data sources (issue 34): tfplugin6's resource calls on the
+ * same engine-agnostic lifecycles the Pulumi faces drive (provider/<resource>/lifecycle.ts).
+ *
+ * How tofu's calls map onto them:
+ * - ValidateResourceConfig runs `check` offline (its static part: no credentials, no file, no service);
+ *   PlanResourceChange runs the whole `check` (the service part: the credentials work, `adopt` names an
+ *   object of the account) and then `diff`.
+ * - A plan means what it says. On create, what the service fills in is unknown. On update, the inputs are
+ *   the configuration's, and of what the service fills in only what the change can move becomes unknown
+ *   ({@link MOVES}): ids, server ids and addresses stay known. `diff`'s replacements become
+ *   `requires_replace` on the attributes they name; a Token due for rotation plans `issued_at` unknown and
+ *   replaced, since its configuration did not change.
+ * - Apply answers the plan with its unknowns filled from what the lifecycle returned: a known planned
+ *   value is never changed (tofu refuses that), and a refresh then says what the service holds.
+ * - A refresh (ReadResource) keeps the state's inputs when the service's values mean the same to `diff`
+ *   (normalised rules, an empty block), and otherwise shows the service's values: drift, which the next
+ *   apply repairs.
+ * - Import reads the object as the Pulumi faces' import does; a Token cannot be imported.
+ */
+import { DnsAccountError } from "../../sdk/errors";
+import { callFunction } from "../shared/functions";
+import { type Failure, type Lifecycle, PartialCreateError, type ProviderContext } from "../shared/lifecycle";
+import { type Document, schema as packageSchema } from "../schema/shape";
+import { dataSourceType, resourceType, snake, terraformSchema, type TfProviderSchema, type TfSchema } from "./schema";
+import { blockShape, fromProgram, type Shape, TF_UNKNOWN, type TfValue, tfName, toProgram } from "./values";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- lifecycles are driven generically here */
+
+type Json = Record<string, unknown>;
+type TfObject = { [key: string]: TfValue };
+
+/** A tfplugin6 diagnostic, as the loader's plain object. */
+export interface Diagnostic {
+  severity: "ERROR" | "WARNING";
+  summary: string;
+  detail: string;
+  attribute?: { steps: ({ attribute_name: string } | { element_key_int: number } | { element_key_string: string })[] };
+}
+
+const LIFECYCLES: Record<string, () => Lifecycle<any, any>> = {
+  "dns-account:index:Token": () => require("../token/lifecycle") as Lifecycle<any, any>,
+  "dns-account:index:DnsServer": () => require("../dns-server/lifecycle") as Lifecycle<any, any>,
+  "dns-account:index:Device": () => require("../device/lifecycle") as Lifecycle<any, any>,
+  "dns-account:index:DedicatedIpv4": () => require("../dedicated-ipv4/lifecycle") as Lifecycle<any, any>,
+};
+
+/**
+ * What an in-place update can move of what the service fills in, by the input that changed (program
+ * names); every other computed attribute keeps its value in the plan. A Token's in-place changes (its
+ * renewal window, revokeOnDelete) may renew its access token.
+ */
+const MOVES: Record<string, Record<string, string[]>> = {
+  "dns-account:index:Token": { "*": ["accessToken", "expiresAt", "renewedAt", "tokenType"] },
+  "dns-account:index:DnsServer": { settings: ["effectiveSettings"], name: [] },
+  "dns-account:index:Device": { dohPasswordKeepers: ["dnsAddressesWithAuth"] },
+  "dns-account:index:DedicatedIpv4": { deviceId: ["adoptedDeviceId", "linkManaged"] },
+};
+
+/** One resource type as the face serves it. */
+interface ResourceKind {
+  token: string;
+  tfType: string;
+  schema: TfSchema;
+  shape: Shape & { kind: "object" };
+  /** Attributes and blocks the configuration sets (tf names). */
+  inputs: Set<string>;
+  /** Attributes only the service sets (tf names), `id` included. */
+  computedOnly: Set<string>;
+  /** Attributes the service may set (tf names): the computed ones and the optional and computed ones. */
+  computed: Set<string>;
+  /** Blocks (tf names): never computed, null when absent. */
+  blocks: Set<string>;
+}
+
+/** One data source as the face serves it. */
+interface DataKind {
+  token: string;
+  shape: Shape & { kind: "object" };
+}
+
+/**
+ * The resources and data sources of the provider's schema, by their OpenTofu type.
+ *
+ * @example
+ * ```ts
+ * const kinds = servedKinds(terraformSchema());
+ * kinds.resources.get("dnsaccount_device")!.token; // "dns-account:index:Device"
+ * ```
+ */
+export function servedKinds(tf: TfProviderSchema = terraformSchema(), schema: Document = packageSchema): { resources: Map<string, ResourceKind>; dataSources: Map<string, DataKind> } {
+  const resources = new Map<string, ResourceKind>();
+  for (const token of Object.keys(schema.resources)) {
+    const tfType = resourceType(token);
+    const s = tf.resources[tfType]!;
+    const blocks = new Set(s.block.block_types.map((b) => b.type_name));
+    const inputs = new Set([...s.block.attributes.filter((a) => a.optional || a.required).map((a) => a.name), ...blocks]);
+    const computedOnly = new Set(s.block.attributes.filter((a) => a.computed && !a.optional).map((a) => a.name));
+    const computed = new Set(s.block.attributes.filter((a) => a.computed).map((a) => a.name));
+    resources.set(tfType, { token, tfType, schema: s, shape: blockShape(s.block), inputs, computedOnly, computed, blocks });
+  }
+  const dataSources = new Map<string, DataKind>();
+  for (const token of Object.keys(schema.functions)) {
+    const type = dataSourceType(token);
+    dataSources.set(type, { token, shape: blockShape(tf.dataSources[type]!.block) });
+  }
+  return { resources, dataSources };
+}
+
+/**
+ * A property path of a failure (`settings.userRules.rules[3]`) as tofu's attribute path.
+ *
+ * @example
+ * ```ts
+ * attributePath("settings.userRules.rules[3]"); // steps settings, user_rules, rules, [3]
+ * ```
+ */
+export function attributePath(property: string): NonNullable<Diagnostic["attribute"]> {
+  const steps: NonNullable<Diagnostic["attribute"]>["steps"] = [];
+  for (const part of property.split(".")) {
+    const m = /^([^[\]]+)((?:\[\d+\])*)$/.exec(part);
+    if (!m) break;
+    steps.push({ attribute_name: tfName(m[1]!) });
+    for (const index of m[2]!.match(/\d+/g) ?? []) steps.push({ element_key_int: Number(index) });
+  }
+  return { steps };
+}
+
+/** A camelCase name of the package's schema (one with a capital), for {@link tofuWords}. */
+let camelNames: RegExp | undefined;
+
+/**
+ * A message of the lifecycles or the credential resolver in tofu's words: program properties in
+ * snake_case (`dnsServerId` → `dns_server_id`), the Pulumi provider's configuration keys as the provider
+ * block's arguments (`dns-account:apiKey` → `api_key in the provider block`), stack config as the
+ * provider block. Messages never hold values, so only names change.
+ *
+ * @example
+ * ```ts
+ * tofuWords("set dns-account:apiKey or DNS_ACCOUNT_API_KEY"); // "set api_key in the provider block or DNS_ACCOUNT_API_KEY"
+ * ```
+ */
+export function tofuWords(text: string): string {
+  if (!camelNames) {
+    const names = [...new Set(collectNames(packageSchema))].filter((n) => /[A-Z]/.test(n)).sort((a, b) => b.length - a.length);
+    camelNames = new RegExp(`(?<![A-Za-z0-9_:-])(${names.join("|")})(?![A-Za-z0-9_])`, "g");
+  }
+  return text
+    .replace(/`pulumi config set (?:--secret )?dns-account:(\w+)[^`]*`/g, (_m, k: string) => `${snake(k)} in the provider block`)
+    .replace(/dns-account:(\w+)/g, (_m, k: string) => `${snake(k)} in the provider block`)
+    .replace(/\bstack config\b/g, "the provider block")
+    .replace(/\bresource args\b/g, "resource arguments")
+    .replace(camelNames, (n) => snake(n));
+}
+
+function collectNames(schema: Document): string[] {
+  const out: string[] = Object.keys(schema.config.variables);
+  for (const r of Object.values(schema.resources)) out.push(...Object.keys(r.inputProperties), ...Object.keys(r.properties));
+  for (const t of Object.values(schema.types)) out.push(...Object.keys(t.properties ?? {}));
+  for (const f of Object.values(schema.functions)) out.push(...Object.keys(f.inputs.properties ?? {}), ...Object.keys(f.outputs.properties ?? {}));
+  return out;
+}
+
+/**
+ * Check failures as error diagnostics on their attributes.
+ *
+ * @example
+ * ```ts
+ * failureDiagnostics([{ property: "name", reason: "name must be 1 to 64 characters" }]);
+ * ```
+ */
+export function failureDiagnostics(failures: readonly Failure[]): Diagnostic[] {
+  return failures.map((f) => ({ severity: "ERROR", summary: "Invalid configuration", detail: tofuWords(f.reason), attribute: attributePath(f.property) }));
+}
+
+/**
+ * An error of a call as a diagnostic: our errors' stable code is kept in view; nothing else is added
+ * (the package's errors name fields, never values).
+ *
+ * @example
+ * ```ts
+ * errorDiagnostic("Creating dnsaccount_device.laptop", err);
+ * ```
+ */
+export function errorDiagnostic(summary: string, err: unknown): Diagnostic {
+  const message = err instanceof DnsAccountError && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+  return { severity: "ERROR", summary, detail: tofuWords(message) };
+}
+
+/** The lifecycle of a resource kind. */
+function lifecycleOf(kind: ResourceKind): Lifecycle<any, any> {
+  return LIFECYCLES[kind.token]!();
+}
+
+/**
+ * Only the inputs of a state or configuration (tf names), as the lifecycle takes them. In a planned state
+ * (`known`), an input still unknown is one the configuration left to the service: absent.
+ */
+function inputsOf(kind: ResourceKind, value: TfObject, known = false): Json {
+  const only: TfObject = {};
+  for (const k of kind.inputs) only[k] = known && value[k] === TF_UNKNOWN ? null : (value[k] ?? null);
+  return (toProgram(only, kind.shape) ?? {}) as Json;
+}
+
+/** An object with no field set, at any depth (an empty block). */
+function empty(value: TfValue): boolean {
+  if (value === null) return true;
+  if (typeof value === "object" && !Array.isArray(value)) return Object.values(value).every(empty);
+  return false;
+}
+
+/** `value` with `fill`'s values where `value` is unknown, at any depth. */
+function fillUnknowns(value: TfValue, fill: TfValue): TfValue {
+  if (value === TF_UNKNOWN) return fill === TF_UNKNOWN ? null : fill;
+  if (Array.isArray(value)) return value.map((v, i) => fillUnknowns(v, Array.isArray(fill) ? (fill[i] ?? null) : null));
+  if (value !== null && typeof value === "object") {
+    const from = fill !== null && typeof fill === "object" && !Array.isArray(fill) ? fill : {};
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillUnknowns(v, (from as TfObject)[k] ?? null)]));
+  }
+  return value;
+}
+
+/** The state tofu keeps of what a lifecycle returned (`id` set). */
+function stateOf(kind: ResourceKind, id: string, outs: unknown): TfObject {
+  return { ...(fromProgram(outs ?? {}, kind.shape) as TfObject), id };
+}
+
+/** What every resource call gets: the provider's context, with the call's warnings collected. */
+export type ContextFor = (warnings: Diagnostic[]) => ProviderContext;
+
+/**
+ * The static part of `check` on a resource's configuration (ValidateResourceConfig): no service, no file.
+ *
+ * @example
+ * ```ts
+ * const diagnostics = await validateResource(kind, config, contextFor);
+ * ```
+ */
+export async function validateResource(kind: ResourceKind, config: TfValue, contextFor: ContextFor): Promise<Diagnostic[]> {
+  if (config === null || typeof config !== "object") return [];
+  const warnings: Diagnostic[] = [];
+  const ctx = { ...contextFor(warnings), offline: true };
+  const { failures } = await lifecycleOf(kind).check(ctx, {}, inputsOf(kind, config as TfObject));
+  return [...warnings, ...failureDiagnostics(failures ?? [])];
+}
+
+/** A plan: the planned state, the attributes whose change replaces the object, diagnostics. */
+export interface Plan {
+  planned: TfValue;
+  requiresReplace: NonNullable<Diagnostic["attribute"]>[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * PlanResourceChange.
+ *
+ * @example
+ * ```ts
+ * const { planned, requiresReplace } = await planResource(kind, prior, proposed, contextFor);
+ * ```
+ */
+export async function planResource(kind: ResourceKind, prior: TfValue, proposed: TfValue, contextFor: ContextFor): Promise<Plan> {
+  const diagnostics: Diagnostic[] = [];
+  if (proposed === null || typeof proposed !== "object" || Array.isArray(proposed)) return { planned: proposed, requiresReplace: [], diagnostics };
+  const ctx = contextFor(diagnostics);
+  const life = lifecycleOf(kind);
+  const priorObject = prior !== null && typeof prior === "object" && !Array.isArray(prior) ? (prior as TfObject) : undefined;
+  const news = inputsOf(kind, proposed as TfObject);
+  const olds = priorObject ? inputsOf(kind, priorObject) : {};
+  const checked = await life.check(ctx, olds, news);
+  if (checked.failures && checked.failures.length > 0) return { planned: proposed, requiresReplace: [], diagnostics: [...diagnostics, ...failureDiagnostics(checked.failures)] };
+  const planned: TfObject = { ...(proposed as TfObject) };
+  /** What the service fills in becomes unknown: all of it for a new object, the listed names on update. */
+  const unknown = (names: Iterable<string>) => {
+    for (const k of names) if (kind.computed.has(k) && (!kind.inputs.has(k) || planned[k] === null)) planned[k] = TF_UNKNOWN;
+  };
+  if (!priorObject) {
+    unknown([...kind.computedOnly, ...[...kind.inputs].filter((k) => (proposed as TfObject)[k] === null)]);
+    return { planned, requiresReplace: [], diagnostics };
+  }
+  const id = String(priorObject.id ?? "");
+  const diff = await life.diff(ctx, id, toProgram(priorObject, kind.shape), news);
+  if (!diff.changes) return { planned, requiresReplace: [], diagnostics };
+  if (diff.replaces.length > 0) {
+    const attributes = diff.replaces.map((p) => attributePath(p)).filter((p) => p.steps.length > 0 && attributeOf(kind, p) !== undefined);
+    // Nothing the configuration says changed (a Token due for rotation): its issue time is what moves.
+    const moved = attributes.filter((p) => JSON.stringify(planned[attributeOf(kind, p)!] ?? null) !== JSON.stringify(priorObject[attributeOf(kind, p)!] ?? null));
+    const requiresReplace = moved.length > 0 ? moved : [{ steps: [{ attribute_name: "issued_at" in planned ? "issued_at" : "id" }] }];
+    unknown([...kind.computedOnly, ...[...kind.inputs].filter((k) => (proposed as TfObject)[k] === null)]);
+    return { planned, requiresReplace, diagnostics };
+  }
+  const changed = Object.keys(news).filter((k) => JSON.stringify(news[k]) !== JSON.stringify(olds[k]));
+  const moves = MOVES[kind.token] ?? {};
+  unknown([...new Set([...(moves["*"] ?? []), ...changed.flatMap((k) => moves[k] ?? [])])].map(tfName));
+  return { planned, requiresReplace: [], diagnostics };
+}
+
+function attributeOf(kind: ResourceKind, path: NonNullable<Diagnostic["attribute"]>): string | undefined {
+  const first = path.steps[0];
+  return first && "attribute_name" in first && first.attribute_name in kind.shape.fields ? first.attribute_name : undefined;
+}
+
+/**
+ * ApplyResourceChange: create, update or delete, answering the plan with its unknowns filled.
+ *
+ * @example
+ * ```ts
+ * const { state, diagnostics } = await applyResource(kind, prior, planned, contextFor);
+ * ```
+ */
+export async function applyResource(kind: ResourceKind, prior: TfValue, planned: TfValue, contextFor: ContextFor): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const ctx = contextFor(diagnostics);
+  const life = lifecycleOf(kind);
+  const priorObject = prior !== null && typeof prior === "object" && !Array.isArray(prior) ? (prior as TfObject) : undefined;
+  try {
+    if (planned === null) {
+      if (!priorObject) return { state: null, diagnostics };
+      // The state holds what destroy does (delete_on_destroy, retain_on_destroy, as the last apply
+      // recorded them): a resource removed from the configuration has no inputs left to say otherwise.
+      await life.remove(ctx, String(priorObject.id), toProgram(priorObject, kind.shape) as Json);
+      return { state: null, diagnostics };
+    }
+    const plan = planned as TfObject;
+    const news = inputsOf(kind, plan, true);
+    if (!priorObject) {
+      try {
+        const { id, outs } = await life.create(ctx, news);
+        return { state: fillUnknowns({ ...plan, id: plan.id ?? TF_UNKNOWN }, stateOf(kind, id, outs)), diagnostics };
+      } catch (err) {
+        if (!(err instanceof PartialCreateError)) throw err;
+        // The object exists: tofu keeps it (tainted), so nothing is left outside every state.
+        diagnostics.push(errorDiagnostic(`Creating ${kind.tfType} failed`, err));
+        return { state: fillUnknowns({ ...plan, id: TF_UNKNOWN }, stateOf(kind, err.id, err.outs)), diagnostics };
+      }
+    }
+    const id = String(priorObject.id);
+    const { outs } = await life.update(ctx, id, toProgram(priorObject, kind.shape), news);
+    return { state: fillUnknowns(plan, stateOf(kind, id, outs)), diagnostics };
+  } catch (err) {
+    const action = planned === null ? "Deleting" : priorObject ? "Updating" : "Creating";
+    diagnostics.push(errorDiagnostic(`${action} ${kind.tfType} failed`, err));
+    return { state: prior, diagnostics };
+  }
+}
+
+/**
+ * ReadResource: the state as the service has it, null when the object is gone.
+ *
+ * @example
+ * ```ts
+ * const { state } = await readResource(kind, current, contextFor);
+ * ```
+ */
+export async function readResource(kind: ResourceKind, current: TfValue, contextFor: ContextFor): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  if (current === null || typeof current !== "object" || Array.isArray(current)) return { state: current, diagnostics };
+  const ctx = contextFor(diagnostics);
+  const life = lifecycleOf(kind);
+  const held = current as TfObject;
+  try {
+    const result = await life.read(ctx, String(held.id), toProgram(held, kind.shape));
+    if (result.id === undefined) return { state: null, diagnostics };
+    const read = stateOf(kind, result.id, result.props);
+    const heldInputs = inputsOf(kind, held);
+    const same = !(await life.diff(ctx, result.id, result.props, heldInputs)).changes;
+    const state: TfObject = { ...read };
+    for (const k of kind.inputs) {
+      // What the service holds means what the state says: keep the state's words (and its credentials).
+      if (same || k === "credentials") state[k] = held[k] ?? null;
+      else if (kind.blocks.has(k) && empty(state[k] ?? null)) state[k] = null;
+    }
+    return { state, diagnostics };
+  } catch (err) {
+    diagnostics.push(errorDiagnostic(`Reading ${kind.tfType} failed`, err));
+    return { state: current, diagnostics };
+  }
+}
+
+/**
+ * ImportResourceState: the object `id` names, with the inputs a configuration would declare.
+ *
+ * @example
+ * ```ts
+ * const { state } = await importResource(kind, "d1", contextFor);
+ * ```
+ */
+export async function importResource(kind: ResourceKind, id: string, contextFor: ContextFor): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  if (kind.token === "dns-account:index:Token") {
+    diagnostics.push({
+      severity: "ERROR",
+      summary: "A Token cannot be imported",
+      detail: "The service cannot show an existing token. Declare a dnsaccount_token with refresh_token to adopt one.",
+    });
+    return { state: null, diagnostics };
+  }
+  try {
+    const result = await lifecycleOf(kind).read(contextFor(diagnostics), id, {});
+    if (result.id === undefined) {
+      diagnostics.push({ severity: "ERROR", summary: "Cannot import a missing object", detail: `The account has no ${kind.tfType.replace(/^dnsaccount_/, "").replace(/_/g, " ")} with that id.` });
+      return { state: null, diagnostics };
+    }
+    const state = stateOf(kind, result.id, { ...(result.props as Json), ...((result.inputs as Json | undefined) ?? {}) });
+    for (const k of kind.blocks) if (empty(state[k] ?? null)) state[k] = null;
+    return { state, diagnostics };
+  } catch (err) {
+    diagnostics.push(errorDiagnostic(`Importing ${kind.tfType} failed`, err));
+    return { state: null, diagnostics };
+  }
+}
+
+/**
+ * ReadDataSource: the package function behind it, with the configuration's arguments.
+ *
+ * @example
+ * ```ts
+ * const { state } = await readDataSource(kind, config, contextFor);
+ * ```
+ */
+export async function readDataSource(kind: DataKind, config: TfValue, contextFor: ContextFor): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const args = (toProgram(config, kind.shape) ?? {}) as Json;
+  try {
+    const outputs = (await callFunction(contextFor(diagnostics), kind.token as any, args as any)) as unknown as Json;
+    return { state: fromProgram({ ...args, ...outputs }, kind.shape), diagnostics };
+  } catch (err) {
+    diagnostics.push(errorDiagnostic(`Reading data source ${kind.token.split(":").pop()} failed`, err));
+    return { state: null, diagnostics };
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * tfplugin6 values (`DynamicValue`) as the lifecycles know them, and back (issue 34).
+ *
+ * tofu sends a value as msgpack (or JSON, which `UpgradeResourceState` and older clients use) of the
+ * schema's type: an object with every attribute and block present, `null` where there is nothing, names
+ * in snake_case. A value not known yet is a msgpack extension: code 0, or code 12 with the refinements
+ * OpenTofu adds; any extension reads as unknown. The lifecycles take camelCase inputs with the absent
+ * properties left out, and a value not known yet as the Pulumi engine's sentinel (provider/shared/unknown),
+ * which their checks and diffs already understand. Answers go back as msgpack, unknown as extension 0,
+ * with every attribute of the type present.
+ *
+ * The type of a value is the schema's (./schema): a {@link Shape} is read from a schema block once.
+ */
+import { decode, encode, ExtData } from "@msgpack/msgpack";
+import { UNKNOWN } from "../shared/unknown";
+import { programNames, type TfAttribute, type TfBlock } from "./schema";
+
+/** A value of a type tofu knows: what the schema block says of each attribute, block and element. */
+export type Shape =
+  | { kind: "string" | "number" | "bool" }
+  | { kind: "list" | "map"; of: Shape }
+  | { kind: "object"; fields: Record<string, Shape> };
+
+/** A value not known yet, as this module holds it (decoded from, and encoded to, a msgpack extension). */
+export const TF_UNKNOWN: unique symbol = Symbol("unknown");
+
+/** A tofu value: primitives, lists, objects (maps too), null, and {@link TF_UNKNOWN}. */
+export type TfValue = string | number | boolean | null | typeof TF_UNKNOWN | TfValue[] | { [key: string]: TfValue };
+
+/** The shape of a cty type as tfplugin6 writes it in JSON (`"string"`, `["list","string"]`, `["object",{…}]`). */
+function ctyShape(type: unknown): Shape {
+  if (type === "string" || type === "number" || type === "bool") return { kind: type };
+  if (Array.isArray(type)) {
+    const [kind, of] = type as [string, unknown];
+    if (kind === "list" || kind === "set") return { kind: "list", of: ctyShape(of) };
+    if (kind === "map") return { kind: "map", of: ctyShape(of) };
+    if (kind === "object") return { kind: "object", fields: Object.fromEntries(Object.entries(of as Record<string, unknown>).map(([k, v]) => [k, ctyShape(v)])) };
+  }
+  throw new Error(`no shape for the type ${JSON.stringify(type)}`);
+}
+
+function attributeShape(a: TfAttribute): Shape {
+  if (a.nested_type) {
+    const object: Shape = { kind: "object", fields: Object.fromEntries(a.nested_type.attributes.map((n) => [n.name, attributeShape(n)])) };
+    return a.nested_type.nesting === "SINGLE" ? object : a.nested_type.nesting === "LIST" ? { kind: "list", of: object } : { kind: "map", of: object };
+  }
+  return ctyShape(JSON.parse(Buffer.from(a.type ?? "").toString("utf8")));
+}
+
+/**
+ * The shape of a schema block: an object of its attributes and (single) blocks.
+ *
+ * @example
+ * ```ts
+ * const shape = blockShape(terraformSchema().resources["dnsaccount_device"]!.block);
+ * ```
+ */
+export function blockShape(block: TfBlock): Shape & { kind: "object" } {
+  const fields: Record<string, Shape> = {};
+  for (const a of block.attributes) fields[a.name] = attributeShape(a);
+  for (const b of block.block_types) fields[b.type_name] = blockShape(b.block);
+  return { kind: "object", fields };
+}
+
+/** Reads any extension as unknown, and the rest as is. */
+function fromMsgpack(v: unknown): TfValue {
+  if (v instanceof ExtData) return TF_UNKNOWN;
+  if (Array.isArray(v)) return v.map(fromMsgpack);
+  if (v instanceof Map) return Object.fromEntries([...v.entries()].map(([k, x]) => [String(k), fromMsgpack(x)]));
+  if (typeof v === "bigint") return Number(v);
+  if (v !== null && typeof v === "object" && !(v instanceof Uint8Array)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromMsgpack(x)]));
+  if (v === undefined) return null;
+  return v as TfValue;
+}
+
+/**
+ * A `DynamicValue` as a tofu value: its msgpack, else its JSON; null when it carries neither.
+ *
+ * @example
+ * ```ts
+ * const config = readDynamic(request.config); // { name: "Home", settings: null, … }
+ * ```
+ */
+export function readDynamic(value: { msgpack?: Uint8Array | null; json?: Uint8Array | null } | null | undefined): TfValue {
+  if (value?.msgpack && value.msgpack.length > 0) return fromMsgpack(decode(value.msgpack, { useBigInt64: true }));
+  if (value?.json && value.json.length > 0) return JSON.parse(Buffer.from(value.json).toString("utf8")) as TfValue;
+  return null;
+}
+
+const UNKNOWN_EXT = new ExtData(0, Uint8Array.of(0));
+
+/** `value` as `shape` wants it: every field of an object present, numbers from numeric strings. */
+function conform(value: TfValue | undefined, shape: Shape): unknown {
+  if (value === undefined || value === null) return null;
+  if (value === TF_UNKNOWN) return UNKNOWN_EXT;
+  switch (shape.kind) {
+    case "string":
+      return typeof value === "string" ? value : String(value);
+    case "number":
+      return typeof value === "number" ? value : Number(value);
+    case "bool":
+      return value;
+    case "list":
+      return (value as TfValue[]).map((v) => conform(v, shape.of));
+    case "map":
+      return Object.fromEntries(Object.entries(value as Record<string, TfValue>).map(([k, v]) => [k, conform(v, shape.of)]));
+    case "object": {
+      const object = value as Record<string, TfValue>;
+      return Object.fromEntries(Object.entries(shape.fields).map(([k, s]) => [k, conform(object[k], s)]));
+    }
+  }
+}
+
+/**
+ * A tofu value as a msgpack `DynamicValue` of `shape`.
+ *
+ * @example
+ * ```ts
+ * response.planned_state = dynamic(planned, shape);
+ * ```
+ */
+export function dynamic(value: TfValue, shape: Shape): { msgpack: Buffer } {
+  return { msgpack: Buffer.from(encode(conform(value, shape), { ignoreUndefined: false })) };
+}
+
+let names: Map<string, string> | undefined;
+/** The program's name of a snake_case attribute (names the schema does not have stay as they are). */
+function programName(tf: string): string {
+  names ??= programNames();
+  return names.get(tf) ?? tf;
+}
+let tfNames: Map<string, string> | undefined;
+/**
+ * The attribute's name of a program property (`dnsServerId` → `dns_server_id`).
+ *
+ * @example
+ * ```ts
+ * tfName("dnsServerId"); // "dns_server_id"
+ * ```
+ */
+export function tfName(program: string): string {
+  names ??= programNames();
+  tfNames ??= new Map([...names.entries()].map(([tf, p]) => [p, tf]));
+  return tfNames.get(program) ?? program;
+}
+
+/**
+ * A tofu value as the lifecycles take it: camelCase names, nulls left out, unknown as the sentinel.
+ * Map keys (a Token's `keepers`) are the user's and stay as they are.
+ *
+ * @example
+ * ```ts
+ * toProgram({ dns_server_id: "s1", settings: null }, shape); // { dnsServerId: "s1" }
+ * ```
+ */
+export function toProgram(value: TfValue, shape: Shape): unknown {
+  if (value === null) return undefined;
+  if (value === TF_UNKNOWN) return UNKNOWN;
+  if (shape.kind === "list" && Array.isArray(value)) return value.map((v) => toProgram(v, shape.of) ?? null);
+  if (shape.kind === "map" && typeof value === "object" && !Array.isArray(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toProgram(v, shape.of)]));
+  }
+  if (shape.kind === "object" && typeof value === "object" && !Array.isArray(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, s] of Object.entries(shape.fields)) {
+      const v = toProgram(value[k] ?? null, s);
+      if (v !== undefined) out[programName(k)] = v;
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The lifecycles' camelCase value as a tofu value of `shape`: every field present (null when absent),
+ * the sentinel as unknown; properties the shape does not have are left out.
+ *
+ * @example
+ * ```ts
+ * fromProgram({ deviceId: "d1", name: "Laptop" }, shape); // { device_id: "d1", name: "Laptop", settings: null, … }
+ * ```
+ */
+export function fromProgram(value: unknown, shape: Shape): TfValue {
+  if (value === undefined || value === null) return null;
+  if (value === UNKNOWN) return TF_UNKNOWN;
+  switch (shape.kind) {
+    case "list":
+      return Array.isArray(value) ? value.map((v) => fromProgram(v, shape.of)) : null;
+    case "map":
+      return typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromProgram(v, shape.of)])) : null;
+    case "object": {
+      if (typeof value !== "object" || Array.isArray(value)) return null;
+      const object = value as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(shape.fields).map(([k, s]) => [k, fromProgram(object[programName(k)], s)]));
+    }
+    case "number":
+      return typeof value === "number" ? value : Number(value);
+    case "bool":
+      return Boolean(value);
+    default:
+      return String(value);
+  }
+}
+
+/**
+ * Whether a tofu value holds an unknown anywhere.
+ *
+ * @example
+ * ```ts
+ * hasUnknown({ name: TF_UNKNOWN }); // true
+ * ```
+ */
+export function hasUnknown(value: TfValue): boolean {
+  if (value === TF_UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(hasUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(hasUnknown);
+  return false;
+}

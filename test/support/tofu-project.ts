@@ -1,0 +1,100 @@
+import { execFile } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { _repoRoot } from "./helpers";
+import { _tofuBin, _tofuEnv } from "./tofu-cli";
+
+const run = promisify(execFile);
+
+/** The provider's source address, as configurations require it. */
+export const TOFU_SOURCE = "registry.opentofu.org/pulumi-dns-account/dnsaccount";
+
+/** The `terraform { required_providers … }` block every test configuration starts with. */
+export const REQUIRED_PROVIDERS = `terraform {\n  required_providers {\n    dnsaccount = { source = "${TOFU_SOURCE}" }\n  }\n}\n`;
+
+/** What a tofu command printed, and its exit code. */
+export interface TofuRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A tofu working folder whose provider is this checkout's built npm bin (`dist/provider/tofu/bin.js`),
+ * through a `dev_overrides` entry of the folder's own CLI configuration (no `tofu init`, no mirror).
+ */
+export interface TofuProject {
+  /** The folder that holds `main.tf` and the state. */
+  dir: string;
+  /** The environment every command gets (the test's own CLI configuration). */
+  env: NodeJS.ProcessEnv;
+  /** Writes `main.tf`: the required_providers block, then `config`. */
+  write(config: string): void;
+  /** Runs `tofu <args>` (no colour, no input); resolves whatever its exit code. */
+  tofu(args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<TofuRun>;
+  /** Runs `tofu <args>` and fails, with everything it printed, unless it exits 0. */
+  ok(args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<string>;
+  /** The state file's text (terraform.tfstate), empty when there is none. */
+  stateText(): string;
+  /** The resources of the state: `type.name` → their attributes. */
+  resources(): Map<string, Record<string, unknown>>;
+}
+
+/**
+ * A {@link TofuProject} in `root` (a temporary folder of the test's), with `env` added to every command.
+ *
+ * @example
+ * ```ts
+ * const project = _tofuProject(tmp("dns-account-tofu-"), { DNS_ACCOUNT_API_KEY: key });
+ * project.write(`provider "dnsaccount" { base_url = "${emu.url}" }`);
+ * await project.ok(["apply", "-auto-approve"]);
+ * ```
+ */
+export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv = {}): TofuProject {
+  const plugins = path.join(root, "plugins");
+  const dir = path.join(root, "config");
+  mkdirSync(plugins, { recursive: true });
+  mkdirSync(dir, { recursive: true });
+  // tofu runs `terraform-provider-<type>` from the override folder: here, a wrapper around the npm bin.
+  const wrapper = path.join(plugins, "terraform-provider-dnsaccount");
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(_repoRoot(), "dist", "provider", "tofu", "bin.js"))} "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  const env = _tofuEnv(root, `provider_installation {\n  dev_overrides {\n    "${TOFU_SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, extraEnv);
+  const tofu = (args: string[], more: NodeJS.ProcessEnv = {}): Promise<TofuRun> =>
+    run(path.join(_tofuBin(), "tofu"), [...args, ...(args[0] === "output" || args[0] === "show" || args[0] === "state" ? [] : ["-no-color"]), ...(["plan", "apply", "destroy", "import", "refresh"].includes(args[0]!) ? ["-input=false"] : [])], {
+      cwd: dir,
+      env: { ...env, ...more },
+      maxBuffer: 64 * 1024 * 1024,
+    }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }),
+    );
+  const stateText = (): string => {
+    try {
+      return readFileSync(path.join(dir, "terraform.tfstate"), "utf8");
+    } catch {
+      return "";
+    }
+  };
+  return {
+    dir,
+    env,
+    write: (config) => writeFileSync(path.join(dir, "main.tf"), `${REQUIRED_PROVIDERS}${config}`),
+    tofu,
+    async ok(args, more) {
+      const r = await tofu(args, more);
+      if (r.code !== 0) throw new Error(`tofu ${args.join(" ")} exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
+      return r.stdout + r.stderr;
+    },
+    stateText,
+    resources() {
+      const text = stateText();
+      const out = new Map<string, Record<string, unknown>>();
+      if (!text) return out;
+      const state = JSON.parse(text) as { resources?: { mode: string; type: string; name: string; instances: { attributes: Record<string, unknown> }[] }[] };
+      for (const r of state.resources ?? []) if (r.mode === "managed" && r.instances[0]) out.set(`${r.type}.${r.name}`, r.instances[0].attributes);
+      return out;
+    },
+  };
+}
