@@ -202,6 +202,11 @@ function inputsOf(kind: ResourceKind, value: TfObject, known = false): Json {
   return (toProgram(only, kind.shape) ?? {}) as Json;
 }
 
+/** `value` when it is an object (not a list, null or unknown). */
+function asObject(value: TfValue): TfObject | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+}
+
 /** An object with no field set, at any depth (an empty block). */
 function empty(value: TfValue): boolean {
   if (value === null) return true;
@@ -256,16 +261,19 @@ export interface Plan {
  *
  * @example
  * ```ts
- * const { planned, requiresReplace } = await planResource(kind, prior, proposed, contextFor);
+ * const { planned, requiresReplace } = await planResource(kind, prior, proposed, config, contextFor);
  * ```
  */
-export async function planResource(kind: ResourceKind, prior: TfValue, proposed: TfValue, contextFor: ContextFor): Promise<Plan> {
+export async function planResource(kind: ResourceKind, prior: TfValue, proposed: TfValue, config: TfValue, contextFor: ContextFor): Promise<Plan> {
   const diagnostics: Diagnostic[] = [];
   if (proposed === null || typeof proposed !== "object" || Array.isArray(proposed)) return { planned: proposed, requiresReplace: [], diagnostics };
   const ctx = contextFor(diagnostics);
   const life = lifecycleOf(kind);
   const priorObject = prior !== null && typeof prior === "object" && !Array.isArray(prior) ? (prior as TfObject) : undefined;
-  const news = inputsOf(kind, proposed as TfObject);
+  // The inputs are what the configuration declares: the proposed state also holds the prior state's
+  // values of what it leaves to the service (a Token's refresh token), which the lifecycles must not
+  // take for declared.
+  const news = inputsOf(kind, asObject(config) ?? (proposed as TfObject));
   const olds = priorObject ? inputsOf(kind, priorObject) : {};
   const checked = await life.check(ctx, olds, news);
   if (checked.failures && checked.failures.length > 0) return { planned: proposed, requiresReplace: [], diagnostics: [...diagnostics, ...failureDiagnostics(checked.failures)] };
@@ -282,10 +290,21 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
   const diff = await life.diff(ctx, id, toProgram(priorObject, kind.shape), news);
   if (!diff.changes) return { planned, requiresReplace: [], diagnostics };
   if (diff.replaces.length > 0) {
-    const attributes = diff.replaces.map((p) => attributePath(p)).filter((p) => p.steps.length > 0 && attributeOf(kind, p) !== undefined);
-    // Nothing the configuration says changed (a Token due for rotation): its issue time is what moves.
-    const moved = attributes.filter((p) => JSON.stringify(planned[attributeOf(kind, p)!] ?? null) !== JSON.stringify(priorObject[attributeOf(kind, p)!] ?? null));
-    const requiresReplace = moved.length > 0 ? moved : [{ steps: [{ attribute_name: "issued_at" in planned ? "issued_at" : "id" }] }];
+    // An attribute the replacement names forces it when its planned value differs from the state's; one
+    // the service fills in (a Token's username, of the provider's login) is planned unknown to say so; when
+    // nothing named can move (a Token due for rotation: its configuration did not change), its issue time does.
+    const requiresReplace: NonNullable<Diagnostic["attribute"]>[] = [];
+    for (const path of diff.replaces.map((p) => attributePath(p))) {
+      const name = attributeOf(kind, path);
+      if (name === undefined) continue;
+      if (JSON.stringify(planned[name] ?? null) !== JSON.stringify(priorObject[name] ?? null)) requiresReplace.push(path);
+      else if (kind.computed.has(name)) (planned[name] = TF_UNKNOWN, requiresReplace.push(path));
+    }
+    if (requiresReplace.length === 0) {
+      const moved = "issued_at" in planned ? "issued_at" : "id";
+      planned[moved] = TF_UNKNOWN;
+      requiresReplace.push({ steps: [{ attribute_name: moved }] });
+    }
     unknown([...kind.computedOnly, ...[...kind.inputs].filter((k) => (proposed as TfObject)[k] === null)]);
     return { planned, requiresReplace, diagnostics };
   }
@@ -305,10 +324,10 @@ function attributeOf(kind: ResourceKind, path: NonNullable<Diagnostic["attribute
  *
  * @example
  * ```ts
- * const { state, diagnostics } = await applyResource(kind, prior, planned, contextFor);
+ * const { state, diagnostics } = await applyResource(kind, prior, planned, config, contextFor);
  * ```
  */
-export async function applyResource(kind: ResourceKind, prior: TfValue, planned: TfValue, contextFor: ContextFor): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
+export async function applyResource(kind: ResourceKind, prior: TfValue, planned: TfValue, config: TfValue, contextFor: ContextFor): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const ctx = contextFor(diagnostics);
   const life = lifecycleOf(kind);
@@ -322,7 +341,7 @@ export async function applyResource(kind: ResourceKind, prior: TfValue, planned:
       return { state: null, diagnostics };
     }
     const plan = planned as TfObject;
-    const news = inputsOf(kind, plan, true);
+    const news = inputsOf(kind, asObject(config) ?? plan, true);
     if (!priorObject) {
       try {
         const { id, outs } = await life.create(ctx, news);

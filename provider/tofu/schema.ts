@@ -275,7 +275,8 @@ export function terraformSchema(schema: Document = document): TfProviderSchema {
       attrs.set(name, attribute(schema, name, p, mode));
     }
     for (const [name, p] of Object.entries(r.properties)) {
-      if (attrs.has(name) || blocks.has(name) || PROVIDER_ONLY.has(name)) continue;
+      // What only the provider block takes is no input here, but a Token still says which user it is of.
+      if (attrs.has(name) || blocks.has(name) || (PROVIDER_ONLY.has(name) && (name !== "username" || p.secret === true))) continue;
       attrs.set(name, attribute(schema, name, p, "computed"));
     }
     if (!attrs.has("id")) attrs.set("id", attribute(schema, "id", ID, "computed"));

@@ -157,13 +157,13 @@ function providerHandlers(face: Face): Record<string, Unary> {
     PlanResourceChange: handle("Planning the change", async (request) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
-      const plan = await planResource(kind, readDynamic(request.prior_state), readDynamic(request.proposed_new_state), contextFor);
+      const plan = await planResource(kind, readDynamic(request.prior_state), readDynamic(request.proposed_new_state), readDynamic(request.config), contextFor);
       return { planned_state: dynamic(plan.planned, kind.shape), requires_replace: plan.requiresReplace, diagnostics: plan.diagnostics, planned_private: request.prior_private };
     }),
     ApplyResourceChange: handle("Applying the change", async (request) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
-      const { state, diagnostics } = await applyResource(kind, readDynamic(request.prior_state), readDynamic(request.planned_state), contextFor);
+      const { state, diagnostics } = await applyResource(kind, readDynamic(request.prior_state), readDynamic(request.planned_state), readDynamic(request.config), contextFor);
       return { new_state: dynamic(state, kind.shape), diagnostics, private: request.planned_private };
     }),
     ImportResourceState: handle("Importing the resource", async (request) => {
