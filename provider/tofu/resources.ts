@@ -145,7 +145,15 @@ export function tofuWords(text: string): string {
     const names = [...new Set(collectNames(packageSchema))].filter((n) => /[A-Z]/.test(n)).sort((a, b) => b.length - a.length);
     camelNames = new RegExp(`(?<![A-Za-z0-9_:-])(${names.join("|")})(?![A-Za-z0-9_])`, "g");
   }
+  // Where the resources look for credentials, said for a configuration file (the environment's part as is).
+  const none = /^No credentials: give the resource credentials .*?, or set (.*)$/s.exec(text);
+  if (none) {
+    text =
+      "No credentials: give the resource a credentials block (a Token's base_url and refresh_token), or set them in the provider block " +
+      `(api_key; username with password; refresh_token; profile; credential_command), or set ${none[1]}`;
+  }
   return text
+    .replace(/ \(or the mfaToken argument\)/g, "")
     .replace(/`pulumi config set (?:--secret )?dns-account:(\w+)[^`]*`/g, (_m, k: string) => `${snake(k)} in the provider block`)
     .replace(/dns-account:(\w+)/g, (_m, k: string) => `${snake(k)} in the provider block`)
     .replace(/\bstack config\b/g, "the provider block")

@@ -98,3 +98,39 @@ export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv = {}): To
     },
   };
 }
+
+/** One step of a path in tofu's state (`sensitive_attributes`). */
+type StateStep = { type: "get_attr" | "index"; value: unknown };
+
+/**
+ * Where each of `secrets` sits in a tofu state file, outside the paths its resource marks sensitive:
+ * `["dnsaccount_token.ci access_token"]` for a secret held where tofu would show it; empty when every
+ * occurrence is under a sensitive attribute (tofu keeps those in plain text too, but never prints them).
+ *
+ * @example
+ * ```ts
+ * assert.deepEqual(_secretsOutsideSensitive(project.stateText(), [refreshToken]), []);
+ * ```
+ */
+export function _secretsOutsideSensitive(stateText: string, secrets: readonly string[]): string[] {
+  const state = JSON.parse(stateText) as {
+    outputs?: Record<string, { value: unknown; sensitive?: boolean }>;
+    resources?: { type: string; name: string; instances: { attributes: unknown; sensitive_attributes?: StateStep[][] }[] }[];
+  };
+  const found: string[] = [];
+  const walk = (value: unknown, path: string[], sensitive: string[][], where: string): void => {
+    if (sensitive.some((s) => s.every((step, i) => path[i] === step))) return;
+    if (typeof value === "string") {
+      if (secrets.some((secret) => value.includes(secret))) found.push(`${where} ${path.join(".")}`);
+    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, String(i)], sensitive, where));
+    else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, [...path, k], sensitive, where);
+  };
+  for (const r of state.resources ?? []) {
+    for (const instance of r.instances) {
+      const sensitive = (instance.sensitive_attributes ?? []).map((steps) => steps.map((s) => String(s.value)));
+      walk(instance.attributes, [], sensitive, `${r.type}.${r.name}`);
+    }
+  }
+  for (const [name, output] of Object.entries(state.outputs ?? {})) if (!output.sensitive) walk(output.value, [], [], `output.${name}`);
+  return found;
+}

@@ -4,7 +4,7 @@ import { type Client, createClient, refreshToken } from "../../sdk";
 import { _assertNoSecrets, _closeAll } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { type TofuProject, _tofuProject } from "../support/tofu-project";
+import { _secretsOutsideSensitive, type TofuProject, _tofuProject } from "../support/tofu-project";
 
 const USER = { username: "tofu-rotation@example.com", password: "pw-TOFU-ROTATION-7c41e2a9" };
 const API_KEY = "key-TOFU-ROTATION-dashboard-2b6f";
@@ -139,6 +139,14 @@ output "devices_limit" {
     const fresh = tokenOf();
     refreshTokens.push(fresh);
     assert.notEqual(fresh, old);
+    // The state: no password at all; the tokens and DoH passwords only under attributes marked sensitive.
+    const stateText = project.stateText();
+    assert.ok(!stateText.includes(USER.password) && !stateText.toLowerCase().includes(USER.password.toLowerCase()), "the password is in the state");
+    const access = String(project.resources().get("dnsaccount_token.ci")!.access_token);
+    const withAuth = (project.resources().get("dnsaccount_device.router")!.dns_addresses_with_auth as { dns_over_https_with_auth_url: string }).dns_over_https_with_auth_url;
+    const dohPassword = decodeURIComponent(new URL(withAuth).password);
+    assert.ok(fresh.length > 8 && access.length > 8 && dohPassword.length > 4);
+    assert.deepEqual(_secretsOutsideSensitive(stateText, [fresh, access, dohPassword]), []);
     for (const r of ["dnsaccount_dns_server.ci_only", "dnsaccount_device.router"]) {
       assert.equal((project.resources().get(r)!.credentials as { refresh_token: string }).refresh_token, fresh, r);
     }

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { decode, encode, ExtData } from "@msgpack/msgpack";
+import { type Emulator, startEmulator } from "../../../emulator";
+import { attributePath, planResource, servedKinds, tofuWords, validateResource } from "../../../provider/tofu/resources";
+import { terraformSchema } from "../../../provider/tofu/schema";
+import { blockShape, dynamic, fromProgram, readDynamic, TF_UNKNOWN, type TfValue, toProgram } from "../../../provider/tofu/values";
+import { UNKNOWN } from "../../../provider/shared/unknown";
+import { _closeAll } from "../../support/helpers";
+
+const schema = terraformSchema();
+const device = blockShape(schema.resources["dnsaccount_device"]!.block);
+const token = blockShape(schema.resources["dnsaccount_token"]!.block);
+
+/**
+ * Issue 34: tfplugin6 values (msgpack, or JSON) as the lifecycles take them and back, and the face's words
+ * and paths; validation runs the lifecycles' static check only (no call reaches the service).
+ */
+describe("OpenTofu face: values, words and the offline check", () => {
+  it("msgpack in: any extension reads as unknown (0, and 12 with refinements); JSON is accepted too", () => {
+    const value = { name: new ExtData(12, Uint8Array.of(0x81, 0x01, 0xc3)), device_type: "MAC", dns_server_id: new ExtData(0, Uint8Array.of(0)) };
+    const read = readDynamic({ msgpack: encode(value) }) as Record<string, unknown>;
+    assert.equal(read.name, TF_UNKNOWN);
+    assert.equal(read.dns_server_id, TF_UNKNOWN);
+    assert.equal(read.device_type, "MAC");
+    assert.deepEqual(readDynamic({ json: Buffer.from('{"name":"Laptop"}') }), { name: "Laptop" });
+    assert.equal(readDynamic({}), null);
+  });
+
+  it("msgpack out: every attribute of the type present (null when absent), unknown as extension 0", () => {
+    const out = decode(dynamic({ name: "Laptop", device_id: TF_UNKNOWN }, device).msgpack, {}) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(out).sort(), Object.keys(device.fields).sort());
+    assert.equal(out.name, "Laptop");
+    assert.equal(out.settings, null);
+    assert.ok(out.device_id instanceof ExtData);
+    assert.equal((out.device_id as ExtData).type, 0);
+  });
+
+  it("to the lifecycles and back: camelCase, nulls left out, unknown as the sentinel, a map's keys as the user wrote them", () => {
+    const tf: TfValue = { keepers: { rotation_key: "1", "Mixed-Case": "2" }, rotation_period_seconds: null, refresh_token: TF_UNKNOWN };
+    assert.deepEqual(toProgram(tf, token), { keepers: { rotation_key: "1", "Mixed-Case": "2" }, refreshToken: UNKNOWN });
+    const back = fromProgram({ keepers: { rotation_key: "1" }, rotationPeriodSeconds: 60, accessToken: UNKNOWN }, token) as Record<string, unknown>;
+    assert.deepEqual(back.keepers, { rotation_key: "1" });
+    assert.equal(back.rotation_period_seconds, 60);
+    assert.equal(back.access_token, TF_UNKNOWN);
+    assert.equal(back.refresh_token, null);
+    const settings = toProgram({ settings: { protection_enabled: false, detect_doh_auth_only: null } }, device);
+    assert.deepEqual(settings, { settings: { protectionEnabled: false } });
+  });
+
+  it("failures on attribute paths in snake_case; messages in tofu's words, never Pulumi's", () => {
+    assert.deepEqual(attributePath("settings.userRules.rules[3]").steps, [{ attribute_name: "settings" }, { attribute_name: "user_rules" }, { attribute_name: "rules" }, { element_key_int: 3 }]);
+    assert.equal(tofuWords("dnsServerId must be a DNS server id"), "dns_server_id must be a DNS server id");
+    assert.equal(
+      tofuWords("set a fresh code with `pulumi config set --secret dns-account:mfaToken <code>` (or the mfaToken argument)"),
+      "set a fresh code with mfa_token in the provider block",
+    );
+    assert.match(tofuWords("base_url_conflict: dns-account:baseUrl points at x"), /^base_url_conflict: base_url in the provider block points at x$/);
+  });
+
+  describe("the static check at validation, the whole check at plan", () => {
+    let emu: Emulator;
+    before(async () => {
+      emu = await startEmulator();
+      emu.addApiKey("user@example.com", "key-TOFU-VALUES-6a0e3b");
+    });
+    after(() => _closeAll(() => emu?.close()));
+
+    it("validation calls no service (a device adopting an id the account lacks passes); the plan's check asks the service and fails on adopt", async () => {
+      const kind = servedKinds(schema).resources.get("dnsaccount_device")!;
+      const contextFor = () => ({ config: { baseUrl: emu.url, apiKey: "key-TOFU-VALUES-6a0e3b" }, allowInsecureHttp: false, warn: () => undefined });
+      const config = fromProgram({ adopt: "dev-missing" }, kind.shape);
+      emu.resetStats();
+      assert.deepEqual(await validateResource(kind, config, contextFor), []);
+      assert.equal(emu.stats.requests, 0, "validation reached the service");
+      const bad = await validateResource(kind, fromProgram({ name: "", deviceType: "TOASTER" }, kind.shape), contextFor);
+      assert.deepEqual(bad.map((d) => d.attribute?.steps), [[{ attribute_name: "dns_server_id" }], [{ attribute_name: "name" }], [{ attribute_name: "device_type" }]]);
+      assert.equal(bad[0]!.detail, "dns_server_id is required (or adopt an existing device)");
+      assert.match(bad[2]!.detail, /^device_type must be one of/);
+      const plan = await planResource(kind, null, config, config, contextFor);
+      assert.ok(emu.stats.requests > 0);
+      assert.deepEqual(plan.diagnostics.map((d) => d.attribute?.steps), [[{ attribute_name: "adopt" }]]);
+    });
+  });
+});
