@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { promisify } from "node:util";
-import { _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuBin, _tofuEnv, _tofuMissing } from "../support/tofu-cli";
-
-const run = promisify(execFile);
-const SOURCE = "registry.opentofu.org/pulumi-dns-account/dnsaccount";
+import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
+import { type TofuProject, _tofuProject } from "../support/tofu-project";
 
 /**
  * Issue 34, first step: the OpenTofu face's protocol layer (provider/tofu: go-plugin's handshake, AutoMTLS,
@@ -21,25 +14,12 @@ const SOURCE = "registry.opentofu.org/pulumi-dns-account/dnsaccount";
 describe("tofu: the OpenTofu face's protocol layer under the real tofu", function () {
   this.timeout(300_000);
   const tmp = _useTempDirs();
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
+  let project: TofuProject;
 
   before(() => {
     _failWithoutTofu(_tofuMissing());
-    const root = tmp("dns-account-tofu-face-");
-    const plugins = path.join(root, "plugins");
-    dir = path.join(root, "config");
-    mkdirSync(plugins, { recursive: true });
-    mkdirSync(dir, { recursive: true });
-    // tofu runs `terraform-provider-<type>` from the override folder: here, a wrapper around the npm bin.
-    const wrapper = path.join(plugins, "terraform-provider-dnsaccount");
-    writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(_repoRoot(), "dist", "provider", "tofu", "bin.js"))} "$@"\n`);
-    chmodSync(wrapper, 0o755);
-    writeFileSync(
-      path.join(dir, "main.tf"),
-      `terraform {\n  required_providers {\n    dnsaccount = { source = "${SOURCE}" }\n  }\n}\n\nprovider "dnsaccount" {}\n`,
-    );
-    env = _tofuEnv(root, `provider_installation {\n  dev_overrides {\n    "${SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, { TF_LOG: "debug" });
+    project = _tofuProject(tmp("dns-account-tofu-face-"), { TF_LOG: "debug" });
+    project.write(`\nprovider "dnsaccount" {}\n`);
   });
 
   /** A configuration that uses every resource and data source, with nested settings and references between them. */
@@ -92,15 +72,12 @@ output "doh" {
 }
 `;
 
-  /** Runs `tofu validate` of `config` (beside the required_providers block) in a folder of its own. */
+  /** Runs `tofu validate` of `config` (beside the required_providers block) in a project of its own. */
   const validate = async (name: string, config: string): Promise<{ code: number; out: string }> => {
-    const folder = path.join(path.dirname(dir), name);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, "main.tf"), `terraform {\n  required_providers {\n    dnsaccount = { source = "${SOURCE}" }\n  }\n}\n${config}`);
-    return run(path.join(_tofuBin(), "tofu"), ["validate", "-no-color"], { cwd: folder, env: { ...env, TF_LOG: "" } }).then(
-      (r) => ({ code: 0, out: r.stdout + r.stderr }),
-      (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? -1, out: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
-    );
+    const own = _tofuProject(tmp(`dns-account-tofu-face-${name}-`));
+    own.write(config);
+    const r = await own.tofu(["validate"]);
+    return { code: r.code, out: r.stdout + r.stderr };
   };
 
   it("tofu validate of every resource and data source, nested settings and references between them, against the schema made from the package schema", async () => {
@@ -125,9 +102,10 @@ output "doh" {
     assert.match(password.out, /"password" is not expected here/);
   });
 
-  for (const command of [["validate"], ["plan", "-no-color", "-input=false"]]) {
+  for (const command of [["validate"], ["plan"]]) {
     it(`tofu ${command[0]}: protocol 6 over mTLS, the schema read, and the provider leaves by itself on Shutdown`, async () => {
-      const { stdout, stderr } = await run(path.join(_tofuBin(), "tofu"), command, { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 });
+      const { code, stdout, stderr } = await project.tofu(command);
+      assert.equal(code, 0, stdout + stderr);
       assert.match(stdout, command[0] === "validate" ? /The configuration is valid/ : /No changes\./, stdout);
       assert.match(stderr, /provider: using plugin: version=6/, "go-plugin negotiated protocol 6");
       assert.match(stderr, /provider: plugin process exited: plugin=\S*terraform-provider-dnsaccount/);
