@@ -62,7 +62,8 @@ export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv = {}): To
   chmodSync(wrapper, 0o755);
   const env = _tofuEnv(root, `provider_installation {\n  dev_overrides {\n    "${TOFU_SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, extraEnv);
   const tofu = (args: string[], more: NodeJS.ProcessEnv = {}): Promise<TofuRun> =>
-    run(path.join(_tofuBin(), "tofu"), [...args, ...(args[0] === "output" || args[0] === "show" || args[0] === "state" ? [] : ["-no-color"]), ...(["plan", "apply", "destroy", "import", "refresh"].includes(args[0]!) ? ["-input=false"] : [])], {
+    // The options go right after the command: `import ADDR ID` takes its arguments last.
+    run(path.join(_tofuBin(), "tofu"), [args[0]!, ...(["output", "show", "state"].includes(args[0]!) ? [] : ["-no-color"]), ...(["plan", "apply", "destroy", "import", "refresh"].includes(args[0]!) ? ["-input=false"] : []), ...args.slice(1)], {
       cwd: dir,
       env: { ...env, ...more },
       maxBuffer: 64 * 1024 * 1024,
