@@ -48,8 +48,16 @@ export const MANIFEST = { version: 1, metadata: { protocol_versions: ["6.0"] } }
 /** The face's code in the executable, and the name provider/tofu/sea.ts compiles it under. */
 export const ASSET = "tofu.js";
 export const SCRIPT_NAME = `${PROVIDER}/${ASSET}`;
-/** The zip entry's time: the earliest a zip's DOS time can say, built from local fields so that no time zone moves it. */
-export const ZIP_TIME = new Date(1980, 0, 1, 0, 0, 0);
+/**
+ * The zip entry's time, 1980-01-01 00:00 (the earliest a zip's DOS time can say): made from local fields
+ * when it is written, as fflate writes it from local fields, so that no time zone moves it.
+ *
+ * @example
+ * zipTime().getFullYear(); // 1980, in any time zone
+ */
+export function zipTime() {
+  return new Date(1980, 0, 1, 0, 0, 0);
+}
 /** The zip entry's external attributes: a regular file, rwxr-xr-x, in the upper half (the Unix "made by"). */
 export const ZIP_ATTRS = ((0o100000 | 0o755) << 16) >>> 0;
 
@@ -96,14 +104,14 @@ export function releaseNames(version) {
 }
 
 /**
- * The zip of the executable `bytes` as the one entry `name`: deflated, Unix mode 0755, {@link ZIP_TIME};
+ * The zip of the executable `bytes` as the one entry `name`: deflated, Unix mode 0755, {@link zipTime};
  * the same bytes for the same input.
  *
  * @example
  * writeFileSync(zip, zipExecutable(readFileSync(exe), executableName("0.2.0", "linux-amd64")));
  */
 export function zipExecutable(bytes, name) {
-  return Buffer.from(zipSync({ [name]: [bytes, { level: 6, mtime: ZIP_TIME, os: 3, attrs: ZIP_ATTRS }] }));
+  return Buffer.from(zipSync({ [name]: [bytes, { level: 6, mtime: zipTime(), os: 3, attrs: ZIP_ATTRS }] }));
 }
 
 /**
