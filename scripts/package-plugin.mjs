@@ -37,7 +37,8 @@
 //
 // Its steps are exported one by one (the platform's spec, the SEA config, the cache's key, the tarball,
 // the cache's upkeep), so that tests check each in-process; only building the executable itself needs a
-// Node binary, postject and a minute.
+// Node binary, postject and a minute. scripts/package-tofu.mjs builds the OpenTofu/Terraform provider's
+// executable with the same steps (its own entry, asset and script name).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { builtinModules, createRequire } from "node:module";
