@@ -37,7 +37,8 @@
 //
 // Its steps are exported one by one (the platform's spec, the SEA config, the cache's key, the tarball,
 // the cache's upkeep), so that tests check each in-process; only building the executable itself needs a
-// Node binary, postject and a minute.
+// Node binary, postject and a minute. scripts/package-tofu.mjs builds the OpenTofu/Terraform provider's
+// executable with the same steps (its own entry, asset and script name).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { builtinModules, createRequire } from "node:module";
@@ -144,12 +145,20 @@ export function checkBundleInputs(inputs) {
   if (holds("provider/plugin/grpc-installed.ts")) throw new Error("the bundle holds grpc-installed.ts, whose createRequire finds nothing in the executable");
 }
 
-/** The esbuild bundle of the plugin (CommonJS, node20, minified) as one string and the files in it, after the checks above. */
-export async function bundle() {
+/**
+ * The esbuild bundle of a face (CommonJS, node20, minified; by default the plugin's, provider/plugin/start.ts
+ * with {@link grpcInside}) as one string and the files in it, after `check` of its inputs (by default
+ * {@link checkBundleInputs}) and {@link selfContained}. scripts/package-tofu.mjs bundles the OpenTofu face
+ * with its own entry and check.
+ *
+ * @example
+ * const { text } = await bundle({ entry: path.join(root, "provider", "tofu", "main.ts"), plugins: [], check: checkTofuInputs });
+ */
+export async function bundle({ entry = path.join(root, "provider", "plugin", "start.ts"), plugins = [grpcInside()], check = checkBundleInputs } = {}) {
   const esbuild = require("esbuild");
-  const result = await esbuild.build({ ...BUILD, entryPoints: [path.join(root, "provider", "plugin", "start.ts")], metafile: true, keepNames: true, plugins: [grpcInside()] });
+  const result = await esbuild.build({ ...BUILD, entryPoints: [entry], metafile: true, keepNames: true, plugins });
   const inputs = Object.keys(result.metafile.inputs);
-  checkBundleInputs(inputs);
+  check(inputs);
   // The shebang: the executable runs the script as a module body, where `#!` is not JavaScript.
   const text = result.outputFiles[0].text.replace(/^#!.*\n/, "");
   selfContained(result, text, "the bundle");
@@ -178,30 +187,37 @@ export function nodeBinary(platform) {
 }
 
 /**
- * The executable's entry (provider/plugin/sea.ts, with ./listen and the bundle loader inside): small, so
- * that the port is printed before the plugin's code is compiled. Only Node's built-ins may be left to
- * `require`.
+ * The executable's entry (by default provider/plugin/sea.ts, with ./listen and the bundle loader inside):
+ * small, so that the port is printed before the plugin's code is compiled. Only Node's built-ins may be
+ * left to `require`.
+ *
+ * @example
+ * const mainText = await seaMain(path.join(root, "provider", "tofu", "sea.ts"));
  */
-export async function seaMain() {
+export async function seaMain(entry = path.join(root, "provider", "plugin", "sea.ts")) {
   const esbuild = require("esbuild");
-  const result = await esbuild.build({ ...BUILD, entryPoints: [path.join(root, "provider", "plugin", "sea.ts")] });
+  const result = await esbuild.build({ ...BUILD, entryPoints: [entry] });
   const text = result.outputFiles[0].text;
   selfContained(result, text, "the executable's entry");
   return text;
 }
 
 /**
- * V8's code cache of the plugin's code `asset` as this Node compiles it (the executable's entry compiles it
- * the same way, under the same name), after loading what a start and the first operation need (`warm()`),
- * written in a child process into `dir`; returns its path.
+ * V8's code cache of the face's code `asset` as this Node compiles it (the executable's entry compiles it
+ * the same way, under the same `scriptName`, by default the plugin's), after loading what a start and the
+ * first operation need (its `warm()`), written in a child process into `dir` as `<name>.cache`; returns
+ * its path.
+ *
+ * @example
+ * codeCache(path.join(work, "tofu.js"), dir, { name: "tofu.js", scriptName: "terraform-provider-dnsaccount/tofu.js" });
  */
-export function codeCache(asset, dir) {
-  const out = path.join(dir, "plugin.js.cache");
+export function codeCache(asset, dir, { name = "plugin.js", scriptName = `${EXECUTABLE}/plugin.js` } = {}) {
+  const out = path.join(dir, `${name}.cache`);
   const loader = path.join(root, "dist", "provider", "shared", "load-bundle.js");
   if (!existsSync(loader)) throw new Error(`no ${path.relative(root, loader)}: run "npm run build" first`);
   const code = `const fs = require("node:fs");
 const { runBundle } = require(${JSON.stringify(loader)});
-const r = runBundle("pulumi-resource-dns-account/plugin.js", fs.readFileSync(${JSON.stringify(asset)}, "utf8"), undefined, require);
+const r = runBundle(${JSON.stringify(scriptName)}, fs.readFileSync(${JSON.stringify(asset)}, "utf8"), undefined, require);
 r.exports.warm();
 fs.writeFileSync(${JSON.stringify(out)}, r.script.createCachedData());`;
   execFileSync(process.execPath, ["-e", code], { stdio: ["ignore", "ignore", "inherit"] });
@@ -244,16 +260,17 @@ export function cacheKey({ text, mainText, spec, node, version, tools = buildToo
 
 /**
  * The SEA config of an executable built in `work` (Node runs there) with its blob at `blob`: the entry
- * sea.js, the plugin's code as the asset `plugin.js`, and with `codeCacheFile` (the plugin's code cache,
- * when the spec has one) V8's code cache of the entry (useCodeCache) and the asset `plugin.js.cache`.
+ * sea.js, the face's code as the asset `asset` (`work`/`asset`; by default the plugin's `plugin.js`), and
+ * with `codeCacheFile` (the face's code cache, when the spec has one) V8's code cache of the entry
+ * (useCodeCache) and the asset `<asset>.cache`.
  * Paths are relative to `work`: the blob keeps the entry's path as given (and the entry's code cache its
  * name), so an absolute one would carry the build machine's folders.
  *
  * @example
  * seaConfig({ work, blob: path.join(work, "linux-amd64", "sea.blob"), codeCacheFile: undefined });
  */
-export function seaConfig({ work, blob, codeCacheFile }) {
-  const assets = { "plugin.js": "plugin.js", ...(codeCacheFile !== undefined ? { "plugin.js.cache": path.relative(work, codeCacheFile) } : {}) };
+export function seaConfig({ work, blob, codeCacheFile, asset = "plugin.js" }) {
+  const assets = { [asset]: asset, ...(codeCacheFile !== undefined ? { [`${asset}.cache`]: path.relative(work, codeCacheFile) } : {}) };
   return { main: "sea.js", output: path.relative(work, blob), disableExperimentalSEAWarning: true, useCodeCache: codeCacheFile !== undefined, assets };
 }
 
@@ -282,16 +299,21 @@ export function storeInCache(cacheDir, platform, tarball, cached) {
 }
 
 /**
- * Builds the executable of `spec` in `dir` (a folder of `work`, which holds sea.js and plugin.js) from
- * the Node binary `node`: the SEA blob (with the code cache when the spec has it), a copy of the binary
+ * Builds the executable of `spec` in `dir` (a folder of `work`, which holds sea.js and the face's code
+ * `asset`, by default the plugin's `plugin.js`, compiled by the entry as `scriptName`) from the Node binary
+ * `node`: the SEA blob (with the code cache when the spec has it), a copy of the binary named `spec.exe`
  * (stripped when it is this machine's Linux one), the blob injected with postject. Returns its path.
+ *
+ * @example
+ * const exe = buildExecutable({ work, dir: path.join(work, "linux-amd64"), node: process.execPath, spec: platformSpec("linux-amd64") });
  */
-function buildExecutable({ work, dir, node, spec }) {
+export function buildExecutable({ work, dir, node, spec, asset = "plugin.js", scriptName = `${EXECUTABLE}/plugin.js` }) {
   const blob = path.join(dir, "sea.blob");
   const config = path.join(dir, "sea-config.json");
   // The plugin's code is an asset the entry compiles after printing the port (provider/plugin/sea.ts),
   // with V8's code cache of it as a second asset where this Node is the executable's.
-  writeFileSync(config, JSON.stringify(seaConfig({ work, blob, codeCacheFile: spec.codeCache ? codeCache(path.join(work, "plugin.js"), dir) : undefined })));
+  const codeCacheFile = spec.codeCache ? codeCache(path.join(work, asset), dir, { name: asset, scriptName }) : undefined;
+  writeFileSync(config, JSON.stringify(seaConfig({ work, blob, codeCacheFile, asset })));
   execFileSync(process.execPath, ["--experimental-sea-config", config], { cwd: work, stdio: "pipe" });
   const exe = path.join(dir, spec.exe);
   copyFileSync(node, exe);
@@ -359,14 +381,25 @@ export function filesIn(dir, suffix) {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(suffix)).map((f) => path.join(dir, f)) : [];
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
+/**
+ * The command line's options: `--platform a,b` (by default linux-amd64) and `--out dir` (by default the
+ * repository's artifacts/, resolved from the working folder). scripts/package-tofu.mjs reads the same.
+ *
+ * @example
+ * cliOptions(["--platform", "linux-amd64,linux-arm64"]); // { platforms: ["linux-amd64", "linux-arm64"], outDir: "<repo>/artifacts" }
+ */
+export function cliOptions(args = process.argv.slice(2)) {
   const flag = (name) => {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
   const platforms = (flag("--platform") ?? "linux-amd64").split(",").filter(Boolean);
   const outDir = path.resolve(flag("--out") ?? path.join(root, "artifacts"));
+  return { platforms, outDir };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { platforms, outDir } = cliOptions();
   packagePlugin({ platforms, outDir }).catch((err) => {
     console.error(`package:plugin: ${err.message}`);
     process.exit(1);

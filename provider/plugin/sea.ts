@@ -12,19 +12,11 @@
  */
 import { getAsset } from "node:sea";
 import { runBundle } from "../shared/load-bundle";
+import { seaAsset } from "../shared/sea-asset";
 import { announce } from "./listen";
-
-/** The asset's bytes, or undefined when the executable has no such asset. */
-function asset(key: string): Buffer | undefined {
-  try {
-    return Buffer.from(getAsset(key));
-  } catch {
-    return undefined;
-  }
-}
 
 void announce().then((listener) => {
   const text = getAsset("plugin.js", "utf8");
-  const plugin = runBundle("pulumi-resource-dns-account/plugin.js", text, asset("plugin.js.cache"), require).exports as typeof import("./start");
+  const plugin = runBundle("pulumi-resource-dns-account/plugin.js", text, seaAsset("plugin.js.cache"), require).exports as typeof import("./start");
   plugin.start(listener);
 });

@@ -9,78 +9,12 @@ import * as tar from "tar";
 import { compileBundle } from "../../provider/shared/load-bundle";
 import { _spawnProvider, _stopProvider } from "../support/engine/provider-host";
 import { _repoRoot } from "../support/helpers";
+import { _elfSections, _seaBlob, SEA_FLAGS, type SeaBlob } from "../support/sea-blob";
 import { _useTempDirs } from "../support/temp";
 
 const run = promisify(execFile);
 const root = _repoRoot();
 const VERSION = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
-
-/** Node's single-executable blob (src/node_sea.cc): magic, flags, then length-prefixed fields. */
-const SEA_MAGIC = 0x0143da20;
-const SEA_FLAGS = { disableWarning: 1 << 0, useSnapshot: 1 << 1, useCodeCache: 1 << 2, includeAssets: 1 << 3 };
-
-interface SeaBlob {
-  flags: number;
-  codePath: string;
-  main: string;
-  codeCache: Buffer | undefined;
-  assets: Map<string, Buffer>;
-}
-
-/**
- * The SEA blob postject injected into `exe`, read as Node 20 reads it: `u32 magic, u32 flags, str code_path,
- * str main, [str code_cache when useCodeCache], [u64 count, count × (str key, str value) when includeAssets]`,
- * each `str` a u64 length and its bytes. The one place of the magic that reads as a whole blob.
- */
-function seaBlob(exe: Buffer): SeaBlob {
-  const magic = Buffer.alloc(4);
-  magic.writeUInt32LE(SEA_MAGIC);
-  for (let at = exe.indexOf(magic); at >= 0; at = exe.indexOf(magic, at + 1)) {
-    try {
-      let off = at + 4;
-      const str = (): Buffer => {
-        const n = Number(exe.readBigUInt64LE(off));
-        if (n > exe.length - off - 8) throw new RangeError("past the end");
-        off += 8;
-        const value = exe.subarray(off, off + n);
-        off += n;
-        return value;
-      };
-      const flags = exe.readUInt32LE(off);
-      off += 4;
-      if (flags >= 16) continue;
-      const codePath = str().toString("utf8");
-      const main = str().toString("utf8");
-      const codeCache = flags & SEA_FLAGS.useCodeCache ? str() : undefined;
-      const assets = new Map<string, Buffer>();
-      if (flags & SEA_FLAGS.includeAssets) {
-        const count = Number(exe.readBigUInt64LE(off));
-        off += 8;
-        if (count > 64) continue;
-        for (let i = 0; i < count; i++) assets.set(str().toString("utf8"), Buffer.from(str()));
-      }
-      if (!/^[\x20-\x7e]+$/.test(codePath)) continue;
-      return { flags, codePath, main, codeCache, assets };
-    } catch {
-      // not the blob
-    }
-  }
-  throw new Error("no SEA blob in the executable");
-}
-
-/** The names of an ELF file's sections (a stripped executable has no `.symtab`). */
-function elfSections(file: Buffer): string[] {
-  assert.equal(file.subarray(0, 4).toString("latin1"), "\x7fELF");
-  const shoff = Number(file.readBigUInt64LE(0x28));
-  const size = file.readUInt16LE(0x3a);
-  const count = file.readUInt16LE(0x3c);
-  const header = (i: number) => shoff + i * size;
-  const names = Number(file.readBigUInt64LE(header(file.readUInt16LE(0x3e)) + 0x18));
-  return Array.from({ length: count }, (_, i) => {
-    const at = names + file.readUInt32LE(header(i));
-    return file.subarray(at, file.indexOf(0, at)).toString("latin1");
-  });
-}
 
 /**
  * Issue 32 §4 and §6: the plugin's single executable as `npm run package:plugin` builds it, built for
@@ -130,10 +64,10 @@ describe("package:plugin: the executable it builds", function () {
     ({ tarball, exePath } = await unpack("linux-amd64"));
     home = dir;
     exe = readFileSync(exePath);
-    blob = seaBlob(exe);
+    blob = _seaBlob(exe);
     const arm = await unpack("linux-arm64");
     const armExe = readFileSync(arm.exePath);
-    other = { tarball: arm.tarball, exe: armExe, blob: seaBlob(armExe) };
+    other = { tarball: arm.tarball, exe: armExe, blob: _seaBlob(armExe) };
   });
 
   it("prints one line for the bundle and one for each tarball it built (sizes in MiB, times), and keeps each in the cache under its build's key", () => {
@@ -168,9 +102,9 @@ describe("package:plugin: the executable it builds", function () {
 
   it("this machine's executable is stripped (when strip is there); another platform's is not, and has no code cache", () => {
     const hasStrip = spawnSync("strip", ["--version"], { stdio: "ignore" }).status === 0;
-    if (elfSections(readFileSync(process.execPath)).includes(".symtab")) {
-      assert.equal(elfSections(exe).includes(".symtab"), !hasStrip, `this machine's executable, strip ${hasStrip ? "there" : "not there"}`);
-      assert.ok(elfSections(other.exe).includes(".symtab"), "another platform's executable keeps its symbols");
+    if (_elfSections(readFileSync(process.execPath)).includes(".symtab")) {
+      assert.equal(_elfSections(exe).includes(".symtab"), !hasStrip, `this machine's executable, strip ${hasStrip ? "there" : "not there"}`);
+      assert.ok(_elfSections(other.exe).includes(".symtab"), "another platform's executable keeps its symbols");
     } else {
       console.log(`      ${process.execPath} has no symbols to strip: whether strip ran does not show here`);
     }
@@ -237,7 +171,7 @@ describe("package:plugin: the executable it builds where strip is not there", fu
   const tmp = _useTempDirs();
 
   it("builds this machine's executable unstripped, quietly, when strip is not on PATH", async function () {
-    if (!elfSections(readFileSync(process.execPath)).includes(".symtab")) {
+    if (!_elfSections(readFileSync(process.execPath)).includes(".symtab")) {
       console.log(`      skipped: ${process.execPath} has no symbols, so whether strip ran does not show`);
       this.skip();
     }
@@ -252,7 +186,7 @@ describe("package:plugin: the executable it builds where strip is not there", fu
     mkdirSync(unpacked);
     await tar.extract({ file: path.join(out, `pulumi-resource-dns-account-v${VERSION}-linux-amd64.tar.gz`), cwd: unpacked });
     const built = readFileSync(path.join(unpacked, "pulumi-resource-dns-account"));
-    assert.ok(elfSections(built).includes(".symtab"), "not stripped");
-    assert.ok(seaBlob(built).flags & SEA_FLAGS.useCodeCache, "with the code cache all the same");
+    assert.ok(_elfSections(built).includes(".symtab"), "not stripped");
+    assert.ok(_seaBlob(built).flags & SEA_FLAGS.useCodeCache, "with the code cache all the same");
   });
 });

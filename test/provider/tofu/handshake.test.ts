@@ -1,81 +1,20 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { X509Certificate } from "node:crypto";
 import { copyFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import tls from "node:tls";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import { MAGIC_COOKIE_VALUE } from "../../../provider/tofu/handshake";
 import { hclogTimestamp } from "../../../provider/tofu/log";
 import { LOADER_OPTIONS, PROTOCOL } from "../../../provider/tofu/protocol";
 import { mintServerCertificate, type ServerCertificate } from "../../../provider/tofu/tls";
-import { _cleanEnv } from "../../support/helpers";
 import { _useTempDirs } from "../../support/temp";
+import { _faceClients, _pemOf, _pluginEnv, _startFace, _unary, type StartedFace } from "../../support/tofu-face";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the loaded gRPC clients are untyped */
 
 const BIN = path.join(__dirname, "..", "..", "..", "provider", "tofu", "bin.js");
 const loaded = grpc.loadPackageDefinition(protoLoader.fromJSON(PROTOCOL, LOADER_OPTIONS)) as any;
-
-/** The environment go-plugin gives a provider, on top of ours without anything of tofu's, plugins' or Node's. */
-function pluginEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(Object.entries(_cleanEnv()).filter(([k]) => !/^(TF_|PLUGIN_|NODE_OPTIONS$)/.test(k)));
-  return { ...base, TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5,6", ...extra };
-}
-
-/** A started face: its child, everything it printed, and the handshake line's fields once it came. */
-interface Started {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  fields: string[];
-  exited: Promise<number | null>;
-}
-
-/** Starts the executable as go-plugin does, and waits for its first stdout line (or its exit). */
-async function startFace(env: NodeJS.ProcessEnv, bin = BIN): Promise<Started> {
-  const child = spawn(process.execPath, [bin], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const exited = once(child, "exit").then(([code]) => code as number | null);
-  const line = await new Promise<string | undefined>((resolve) => {
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
-    });
-    void exited.then(() => resolve(undefined));
-  });
-  return { child, stdout: () => out, stderr: () => err, fields: line === undefined ? [] : line.split("|"), exited };
-}
-
-/** The server certificate the handshake line carries, as PEM. */
-function pemOf(derBase64: string): string {
-  const der = Buffer.from(derBase64, "base64");
-  return `-----BEGIN CERTIFICATE-----\n${der.toString("base64").replace(/.{1,64}/g, "$&\n")}-----END CERTIFICATE-----\n`;
-}
-
-/** Clients of every service on the handshake's address: mTLS with `client` pinned to the server's certificate, or plain. */
-function clients(face: Started, client?: ServerCertificate): Record<string, any> {
-  const address = face.fields[3]!;
-  const creds = client
-    ? grpc.credentials.createSsl(Buffer.from(pemOf(face.fields[5]!)), Buffer.from(client.keyPem), Buffer.from(client.certPem))
-    : grpc.credentials.createInsecure();
-  const options = { "grpc.ssl_target_name_override": "localhost", "grpc.default_authority": "localhost" };
-  return {
-    provider: new loaded.tfplugin6.Provider(address, creds, options),
-    controller: new loaded.plugin.GRPCController(address, creds, options),
-    stdio: new loaded.plugin.GRPCStdio(address, creds, options),
-    broker: new loaded.plugin.GRPCBroker(address, creds, options),
-    health: new loaded.grpc.health.v1.Health(address, creds, options),
-  };
-}
-
-function unary(client: any, method: string, request: unknown = {}): Promise<any> {
-  return new Promise((resolve, reject) => client[method](request, (err: unknown, res: unknown) => (err ? reject(err) : resolve(res))));
-}
 
 /** The status a server stream ends with. */
 function streamStatus(stream: grpc.ClientReadableStream<unknown> | grpc.ClientDuplexStream<unknown, unknown>): Promise<grpc.ServiceError> {
@@ -86,7 +25,7 @@ function streamStatus(stream: grpc.ClientReadableStream<unknown> | grpc.ClientDu
 }
 
 /** Resolves once `text()` matches `pattern` (checked whenever the child writes to stderr), or rejects if the child exits first. */
-function stderrShows(face: Started, pattern: RegExp): Promise<void> {
+function stderrShows(face: StartedFace, pattern: RegExp): Promise<void> {
   return new Promise((resolve, reject) => {
     const check = () => {
       if (pattern.test(face.stderr())) {
@@ -108,7 +47,7 @@ function stderrShows(face: Started, pattern: RegExp): Promise<void> {
 describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 service", function () {
   this.timeout(60_000);
   const tmp = _useTempDirs();
-  const started: Started[] = [];
+  const started: StartedFace[] = [];
   let tofuCert: ServerCertificate;
   let strangerCert: ServerCertificate;
 
@@ -126,14 +65,14 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
     }
   });
 
-  async function face(env: NodeJS.ProcessEnv, bin?: string): Promise<Started> {
-    const f = await startFace(env, bin);
+  async function face(env: NodeJS.ProcessEnv, bin?: string): Promise<StartedFace> {
+    const f = await _startFace(env, [process.execPath, bin ?? BIN]);
     started.push(f);
     return f;
   }
 
   it("without the magic cookie it says on stderr that it is a plugin, prints nothing on stdout, and exits 1", async () => {
-    const f = await face(pluginEnv({ TF_PLUGIN_MAGIC_COOKIE: "" }));
+    const f = await face(_pluginEnv({ TF_PLUGIN_MAGIC_COOKIE: "" }));
     assert.equal(await f.exited, 1);
     assert.equal(f.stdout(), "");
     assert.match(f.stderr(), /is a plugin of OpenTofu and Terraform, not a program to run by hand/);
@@ -141,14 +80,14 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
   });
 
   it("a client offering no protocol 6 is refused, PLUGIN_PROTOCOL_VERSIONS named", async () => {
-    const f = await face(pluginEnv({ PLUGIN_PROTOCOL_VERSIONS: "4,5" }));
+    const f = await face(_pluginEnv({ PLUGIN_PROTOCOL_VERSIONS: "4,5" }));
     assert.equal(await f.exited, 1);
     assert.equal(f.stdout(), "");
     assert.match(f.stderr(), /protocol 6 only; the client offered PLUGIN_PROTOCOL_VERSIONS=4,5/);
   });
 
   it("AutoMTLS: the handshake line, our self-signed localhost certificate, GetProviderSchema and the other calls over mTLS; SIGINT ignored; Shutdown ends the process", async () => {
-    const f = await face(pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem }));
+    const f = await face(_pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem }));
     assert.equal(f.fields.length, 6, `handshake line: ${f.fields.join("|")}; stderr:\n${f.stderr()}`);
     const [core, app, network, address, protocol, certField] = f.fields as [string, string, string, string, string, string];
     assert.deepEqual([core, app, network, protocol], ["1", "6", "tcp", "grpc"]);
@@ -161,28 +100,28 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
     assert.ok(cert.checkHost("localhost"));
     assert.equal(cert.publicKey.asymmetricKeyType, "ec");
 
-    const c = clients(f, tofuCert);
-    const schema = await unary(c.provider, "GetProviderSchema");
+    const c = _faceClients(f, tofuCert);
+    const schema = await _unary(c.provider, "GetProviderSchema");
     assert.deepEqual(schema.diagnostics, []);
     const names = ["dnsaccount_dedicated_ipv4", "dnsaccount_device", "dnsaccount_dns_server", "dnsaccount_token"];
     const dataNames = ["dnsaccount_account_limits", "dnsaccount_filter_lists", "dnsaccount_parental_control_categories", "dnsaccount_web_services"];
     assert.ok(schema.provider.block.attributes.some((a: { name: string }) => a.name === "api_key"));
     assert.deepEqual(Object.keys(schema.resource_schemas).sort(), names);
     assert.deepEqual(Object.keys(schema.data_source_schemas).sort(), dataNames);
-    const metadata = await unary(c.provider, "GetMetadata");
+    const metadata = await _unary(c.provider, "GetMetadata");
     assert.deepEqual(metadata.resources.map((r: { type_name: string }) => r.type_name).sort(), names);
     assert.deepEqual(metadata.data_sources.map((r: { type_name: string }) => r.type_name).sort(), dataNames);
     assert.deepEqual(metadata.diagnostics, []);
-    assert.deepEqual((await unary(c.provider, "GetResourceIdentitySchemas")).identity_schemas, {});
-    assert.deepEqual((await unary(c.provider, "ValidateProviderConfig", { config: { msgpack: Buffer.from([0x80]) } })).diagnostics, []);
-    assert.deepEqual((await unary(c.provider, "ConfigureProvider", { terraform_version: "1.12.6", config: { msgpack: Buffer.from([0x80]) } })).diagnostics, []);
-    const read = await unary(c.provider, "ReadResource", { type_name: "dnsaccount_nothing" });
+    assert.deepEqual((await _unary(c.provider, "GetResourceIdentitySchemas")).identity_schemas, {});
+    assert.deepEqual((await _unary(c.provider, "ValidateProviderConfig", { config: { msgpack: Buffer.from([0x80]) } })).diagnostics, []);
+    assert.deepEqual((await _unary(c.provider, "ConfigureProvider", { terraform_version: "1.12.6", config: { msgpack: Buffer.from([0x80]) } })).diagnostics, []);
+    const read = await _unary(c.provider, "ReadResource", { type_name: "dnsaccount_nothing" });
     assert.equal(read.diagnostics[0].severity, "ERROR");
     assert.match(read.diagnostics[0].detail, /no resource type "dnsaccount_nothing"/);
-    const data = await unary(c.provider, "ReadDataSource", { type_name: "dnsaccount_nowhere" });
+    const data = await _unary(c.provider, "ReadDataSource", { type_name: "dnsaccount_nowhere" });
     assert.match(data.diagnostics[0].detail, /no data source type "dnsaccount_nowhere"/);
-    assert.equal((await unary(c.provider, "StopProvider")).Error, "");
-    assert.equal((await unary(c.health, "Check", { service: "plugin" })).status, "SERVING");
+    assert.equal((await _unary(c.provider, "StopProvider")).Error, "");
+    assert.equal((await _unary(c.health, "Check", { service: "plugin" })).status, "SERVING");
     assert.equal((await streamStatus(c.stdio.StreamStdio({}))).code, grpc.status.UNIMPLEMENTED);
     const broker = c.broker.StartStream();
     assert.equal((await streamStatus(broker)).code, grpc.status.UNIMPLEMENTED);
@@ -190,9 +129,9 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
     // SIGINT is tofu's user's Ctrl-C, which reaches the whole process group: the provider stays up.
     f.child.kill("SIGINT");
     await stderrShows(f, /SIGINT ignored/);
-    assert.deepEqual((await unary(c.provider, "GetProviderSchema")).diagnostics, []);
+    assert.deepEqual((await _unary(c.provider, "GetProviderSchema")).diagnostics, []);
 
-    await unary(c.controller, "Shutdown");
+    await _unary(c.controller, "Shutdown");
     assert.equal(await f.exited, 0);
     assert.equal(f.stdout(), `${f.fields.join("|")}\n`, "the handshake line and nothing else on stdout");
     const lines = f.stderr().split("\n").filter((l) => l.startsWith("{"));
@@ -206,26 +145,26 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
   });
 
   it("a client certificate other than PLUGIN_CLIENT_CERT's, or none, is refused; tofu's is then accepted", async () => {
-    const f = await face(pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem }));
+    const f = await face(_pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem }));
     assert.equal(f.fields.length, 6, f.stderr());
-    const stranger = clients(f, strangerCert);
-    await assert.rejects(unary(stranger.provider, "GetProviderSchema"), (err: grpc.ServiceError) => err.code === grpc.status.UNAVAILABLE);
-    const anonymous = new loaded.tfplugin6.Provider(f.fields[3], grpc.credentials.createSsl(Buffer.from(pemOf(f.fields[5]!))), {
+    const stranger = _faceClients(f, strangerCert);
+    await assert.rejects(_unary(stranger.provider, "GetProviderSchema"), (err: grpc.ServiceError) => err.code === grpc.status.UNAVAILABLE);
+    const anonymous = new loaded.tfplugin6.Provider(f.fields[3], grpc.credentials.createSsl(Buffer.from(_pemOf(f.fields[5]!))), {
       "grpc.ssl_target_name_override": "localhost",
     });
-    await assert.rejects(unary(anonymous, "GetProviderSchema"), (err: grpc.ServiceError) => err.code === grpc.status.UNAVAILABLE);
-    const tofu = clients(f, tofuCert);
-    assert.deepEqual((await unary(tofu.provider, "GetProviderSchema")).diagnostics, []);
+    await assert.rejects(_unary(anonymous, "GetProviderSchema"), (err: grpc.ServiceError) => err.code === grpc.status.UNAVAILABLE);
+    const tofu = _faceClients(f, tofuCert);
+    assert.deepEqual((await _unary(tofu.provider, "GetProviderSchema")).diagnostics, []);
     for (const client of [...Object.values(stranger), ...Object.values(tofu), anonymous]) client.close();
   });
 
   it("TF_DISABLE_PLUGIN_TLS: plain gRPC, an empty certificate field, and Shutdown still ends the process", async () => {
-    const f = await face(pluginEnv({ TF_DISABLE_PLUGIN_TLS: "1", PLUGIN_CLIENT_CERT: tofuCert.certPem }));
+    const f = await face(_pluginEnv({ TF_DISABLE_PLUGIN_TLS: "1", PLUGIN_CLIENT_CERT: tofuCert.certPem }));
     assert.equal(f.fields.length, 6, f.stderr());
     assert.equal(f.fields[5], "");
-    const c = clients(f);
-    assert.deepEqual((await unary(c.provider, "GetProviderSchema")).diagnostics, []);
-    await unary(c.controller, "Shutdown");
+    const c = _faceClients(f);
+    assert.deepEqual((await _unary(c.provider, "GetProviderSchema")).diagnostics, []);
+    await _unary(c.controller, "Shutdown");
     assert.equal(await f.exited, 0);
     for (const client of Object.values(c)) client.close();
   });
@@ -237,7 +176,7 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
       'setImmediate(() => { console.log("PRELOAD-CONSOLE-NOISE"); process.stdout.write("PRELOAD-RAW-NOISE\\n"); });\n' +
         'setInterval(() => process.stdout.write("PRELOAD-LATER-NOISE\\n"), 5).unref();\n',
     );
-    const f = await face(pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem, NODE_OPTIONS: `--require ${preload} --tls-min-v1.0` }));
+    const f = await face(_pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem, NODE_OPTIONS: `--require ${preload} --tls-min-v1.0` }));
     assert.equal(f.fields[0], "1", `the first stdout line is the handshake: ${f.stdout()}`);
     assert.equal(f.fields.length, 6);
     await stderrShows(f, /PRELOAD-LATER-NOISE/);
@@ -251,7 +190,7 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
           host,
           port: Number(port),
           servername: "localhost",
-          ca: pemOf(f.fields[5]!),
+          ca: _pemOf(f.fields[5]!),
           cert: tofuCert.certPem,
           key: tofuCert.keyPem,
           minVersion: "TLSv1",
@@ -269,9 +208,9 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
     assert.equal(await attempt("TLSv1.2"), "TLSv1.2");
     await assert.rejects(attempt("TLSv1.1"), /protocol version|unsupported protocol|wrong version|no protocols available/i);
 
-    const c = clients(f, tofuCert);
-    assert.deepEqual((await unary(c.provider, "GetProviderSchema")).diagnostics, []);
-    await unary(c.controller, "Shutdown");
+    const c = _faceClients(f, tofuCert);
+    assert.deepEqual((await _unary(c.provider, "GetProviderSchema")).diagnostics, []);
+    await _unary(c.controller, "Shutdown");
     assert.equal(await f.exited, 0);
     assert.equal(f.stdout(), `${f.fields.join("|")}\n`, "nothing but the handshake line on stdout");
     for (const client of Object.values(c)) client.close();
@@ -280,11 +219,11 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
   it("the bin and its bundle run alone: copied to a folder with no node_modules anywhere above, they shake hands and serve over mTLS", async () => {
     const alone = tmp("tofu-alone-");
     for (const file of ["bin.js", "tofu.bundle.js"]) copyFileSync(path.join(path.dirname(BIN), file), path.join(alone, file));
-    const f = await face(pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem }), path.join(alone, "bin.js"));
+    const f = await face(_pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem }), path.join(alone, "bin.js"));
     assert.equal(f.fields.length, 6, f.stderr());
-    const c = clients(f, tofuCert);
-    assert.deepEqual((await unary(c.provider, "GetProviderSchema")).diagnostics, []);
-    await unary(c.controller, "Shutdown");
+    const c = _faceClients(f, tofuCert);
+    assert.deepEqual((await _unary(c.provider, "GetProviderSchema")).diagnostics, []);
+    await _unary(c.controller, "Shutdown");
     assert.equal(await f.exited, 0);
     for (const client of Object.values(c)) client.close();
   });
