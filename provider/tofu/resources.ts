@@ -52,8 +52,8 @@ const LIFECYCLES: Record<string, () => Lifecycle<any, any>> = {
  */
 const MOVES: Record<string, Record<string, string[]>> = {
   "dns-account:index:Token": { "*": ["accessToken", "expiresAt", "renewedAt", "tokenType"] },
-  "dns-account:index:DnsServer": { settings: ["effectiveSettings"], name: [] },
-  "dns-account:index:Device": { dohPasswordKeepers: ["dnsAddressesWithAuth"] },
+  "dns-account:index:DnsServer": { settings: ["effectiveSettings"], deleteOnDestroy: ["retainOnDestroy"] },
+  "dns-account:index:Device": { dohPasswordKeepers: ["dnsAddressesWithAuth"], deleteOnDestroy: ["retainOnDestroy"] },
   "dns-account:index:DedicatedIpv4": { deviceId: ["adoptedDeviceId", "linkManaged"] },
 };
 
@@ -151,6 +151,12 @@ export function tofuWords(text: string): string {
     text =
       "No credentials: give the resource a credentials block (a Token's base_url and refresh_token), or set them in the provider block " +
       `(api_key; username with password; refresh_token; profile; credential_command), or set ${none[1]}`;
+  }
+  // An object kept at destroy: what brings it back is an import block here.
+  const kept = /^(DnsServer|Device) (\S+) is kept at the service \(deleteOnDestroy: false.*$/s.exec(text);
+  if (kept) {
+    const type = kept[1] === "Device" ? "dnsaccount_device" : "dnsaccount_dns_server";
+    return `${kept[1]} ${kept[2]} is kept at the service (delete_on_destroy = false): the state forgets it. Bring it back with an import block (to = ${type}.<name>, id = "${kept[2]}")`;
   }
   return text
     .replace(/ \(or the mfaToken argument\)/g, "")
@@ -317,6 +323,8 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
     return { planned, requiresReplace, diagnostics };
   }
   const changed = Object.keys(news).filter((k) => JSON.stringify(news[k]) !== JSON.stringify(olds[k]));
+  // A declared delete_on_destroy may equal the state's default and still change the rule (retain_on_destroy).
+  if (news.deleteOnDestroy !== undefined && !changed.includes("deleteOnDestroy")) changed.push("deleteOnDestroy");
   const moves = MOVES[kind.token] ?? {};
   unknown([...new Set([...(moves["*"] ?? []), ...changed.flatMap((k) => moves[k] ?? [])])].map(tfName));
   return { planned, requiresReplace: [], diagnostics };

@@ -163,9 +163,31 @@ resource "dnsaccount_device" "phone" {
     assert.equal(after.code, 0, after.out);
   });
 
+  it("delete_on_destroy = false, then out of the configuration: the device stays at the service, and tofu says so", async () => {
+    const phone = String(project.resources().get("dnsaccount_device.phone")!.device_id);
+    const kept = `
+resource "dnsaccount_device" "phone" {
+  name              = "Phone"
+  device_type       = "ANDROID"
+  dns_server_id     = dnsaccount_dns_server.home.server_id
+  delete_on_destroy = false
+}
+`;
+    const base = { deviceName: "Laptop 2", protection: false, rules: ["||ads.example^", "||tracker.example^"] };
+    project.write(config({ ...base, extra: kept }));
+    const declared = await ok("apply", "-auto-approve");
+    assert.match(declared, /Resources: 0 added, 1 changed, 0 destroyed/);
+    assert.equal(project.resources().get("dnsaccount_device.phone")!.retain_on_destroy, true);
+    project.write(config(base));
+    const removed = await ok("apply", "-auto-approve");
+    assert.match(removed, /Resources: 0 added, 0 changed, 1 destroyed/);
+    assert.match(removed.replace(/\s+/g, " "), new RegExp(`Device ${phone} is kept at the service`));
+    assert.ok((await dashboard.devices.list()).some((d) => d.id === phone), "the device is still at the service");
+  });
+
   it("destroy deletes what the configuration made and imported", async () => {
     const destroyed = await ok("destroy", "-auto-approve");
-    assert.match(destroyed, /Destroy complete! Resources: 3 destroyed/);
+    assert.match(destroyed, /Destroy complete! Resources: 2 destroyed/);
     const devices = await dashboard.devices.list();
     assert.deepEqual(devices.filter((d) => d.id === deviceId), []);
     assert.ok(!(await dashboard.dnsServers.list()).some((s) => s.id === serverId));
