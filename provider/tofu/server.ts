@@ -13,7 +13,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { fromEnvironment } from "../credentials";
-import { type PluginConfig, readConfig } from "../plugin/config";
+import { type PluginConfig, readConfig } from "../shared/provider-config";
 import { containsUnknown } from "../shared/unknown";
 import { log } from "./log";
 import { LOADER_OPTIONS, PROTOCOL } from "./protocol";

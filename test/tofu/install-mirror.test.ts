@@ -65,7 +65,7 @@ describe("tofu: the release zip installed from a filesystem mirror", function ()
     return { dir, env };
   }
 
-  const DNS_SERVER = `\nresource "dnsaccount_dns_server" "home" {\n  name = "Home"\n  settings = {\n    block_ttl_seconds = 60\n  }\n}\n`;
+  const DNS_SERVER = `\nresource "dnsaccount_dns_server" "home" {\n  name = "Home"\n  settings {\n    block_ttl_seconds = 60\n  }\n}\n`;
 
   it("tofu init installs registry.opentofu.org/pulumi-dns-account/dnsaccount at package.json's version, executable, and locks the zip's h1:; tofu validate passes", async () => {
     const { dir, env } = project("registry.opentofu.org", DNS_SERVER);
