@@ -11,8 +11,12 @@
  *   resource's or data source's `credentials` holds only what is already in state elsewhere: a base URL and
  *   a Token's refresh token.
  * - Every input that the service can also fill is optional and computed (tofu refuses a known planned
- *   value that apply changes, unless it is computed); what only the service sets is computed.
+ *   value that apply changes, unless it is computed); what the outputs only echo (`adopt`, keepers) is
+ *   optional; what only the service sets is computed.
+ * - Input objects (`settings`, `credentials`) are blocks, so that a misspelled argument in them is refused.
  * - Secrets are `sensitive`; each resource has the conventional computed `id`.
+ * - Nothing is `write_only`: a password, MFA code or API key is never a resource's attribute, and tofu
+ *   keeps no provider block in state, so there is nothing a client older than 1.11 would store.
  */
 import { type Document, type ObjectSpec, type PropertySpec, schema as document } from "../schema/shape";
 

@@ -1,14 +1,20 @@
 /**
- * The OpenTofu/Terraform face's gRPC server (issue 34, first step: the protocol layer, no resources yet):
- * `tfplugin6.Provider`, go-plugin's `plugin.GRPCController` (Shutdown ends the process, or go-plugin
- * kills it after 2 s), `plugin.GRPCStdio` and `plugin.GRPCBroker` answered UNIMPLEMENTED (go-plugin's
- * client tolerates both), and `grpc.health.v1.Health` answering SERVING.
+ * The OpenTofu/Terraform face's gRPC server (issue 34): `tfplugin6.Provider`, go-plugin's
+ * `plugin.GRPCController` (Shutdown ends the process, or go-plugin kills it after 2 s), `plugin.GRPCStdio`
+ * and `plugin.GRPCBroker` answered UNIMPLEMENTED (go-plugin's client tolerates both), and
+ * `grpc.health.v1.Health` answering SERVING.
  *
  * The schema is the package schema's, for tofu (./schema): the provider block, four resources and four
- * data sources. At this step validation accepts their configurations (tofu checks them against the
- * schema); a plan, apply, read or import of one answers a diagnostic saying it is not served yet, and
- * a type that is not the provider's one saying so. StopProvider aborts the calls in flight through the {@link Face.signal} each call
- * takes when it starts (the lifecycles will pass it on), then arms a fresh one for later calls.
+ * data sources; their calls run on the lifecycles (./resources). The provider block is read by the same
+ * {@link readConfig} as the Pulumi plugin's configuration: at ValidateProviderConfig with the values
+ * known so far (those not known yet are skipped, not refused), at ConfigureProvider in full, beside the
+ * environment (a conflict of origins is the provider block's, once). Every answer carries diagnostics,
+ * never a gRPC error: what a call throws is an error diagnostic in tofu's words.
+ *
+ * StopProvider (tofu's Ctrl-C) aborts the {@link Face.signal} of the calls in flight, then arms a fresh
+ * one. The calls in flight are let finish, each within the client's deadlines, rather than cut off: a
+ * create cut off after the service made the object would leave it outside every state, and these calls
+ * are short. tofu starts no new call on a provider it stopped, and ends it with Shutdown.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
