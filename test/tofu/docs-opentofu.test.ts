@@ -142,6 +142,9 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
       const lock = readFileSync(path.join(project.dir, ".terraform.lock.hcl"), "utf8");
       assert.match(lock, new RegExp(`provider "${TOFU_SOURCE}" \\{\\s*version\\s*=\\s*"${VERSION}"`));
       assert.match(lock, /"h1:[A-Za-z0-9+/=]+"/);
+      // The page's `tofu providers lock -fs-mirror=… -platform=…` (the stand-in mirror has this platform only).
+      const locked = record(await project.ok(["providers", "lock", `-fs-mirror=${mirror}`, `-platform=${os}_${arch}`]));
+      assert.match(locked, new RegExp(`Obtained pulumi-dns-account/dnsaccount checksums for ${os}_${arch}`), locked);
       record(await project.ok(["validate"]));
       const planned = record(await project.ok(["plan"]));
       assert.doesNotMatch(planned, /development overrides/);
@@ -232,27 +235,40 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
         _assertNoSecrets(stateFiles(p), _withLowerCase(held));
       }
 
+      const outputs = [...text.matchAll(/^output\s+"(\w+)"/gm)].map((m) => m[1]!);
+      if (outputs.length > 0) {
+        const r = await p.tofu(["output", "-json"]);
+        assert.equal(r.code, 0, r.stderr);
+        const values = JSON.parse(r.stdout) as Record<string, { value: unknown; sensitive: boolean }>;
+        for (const o of outputs) assert.ok(values[o] !== undefined && values[o].value !== null && values[o].value !== "", `output ${o} has a value`);
+      }
       await noChanges("after apply");
 
       if (/create_before_destroy\s*=\s*true/.test(text) && tokens.length > 0) {
-        const before = String(tokens[0]!.values.refresh_token);
+        // As the page says: a change of keepers, then `tofu apply -replace=<the token>`.
+        const token = [...state.entries()].find(([, r]) => r.type === "dnsaccount_token")![0];
         const rotated = main.replace(/(keepers\s*=\s*\{[^}]*rotated\s*=\s*)"[^"]*"/, '$1"rotated-by-the-docs-test"');
         assert.notEqual(rotated, main, "the token's keepers to change");
-        write(rotated);
-        const out = await ok("apply", "-auto-approve");
-        assert.match(out, /dnsaccount_token\.\w+: Creating/);
-        assert.ok(out.indexOf("dnsaccount_token") >= 0 && /Destroying/.test(out));
-        state = await shown(p);
-        const after = String([...state.values()].find((r) => r.type === "dnsaccount_token")!.values.refresh_token);
-        assert.notEqual(after, before, "a new token");
-        assert.equal(await _refreshTokenAlive(emu.url, before), false, "the old refresh token is revoked");
-        assert.equal(await _refreshTokenAlive(emu.url, after), true);
-        for (const r of state.values()) {
-          const credentials = r.values.credentials as { refresh_token?: string } | null | undefined;
-          if (credentials) assert.equal(credentials.refresh_token, after, "the resources took the new refresh token");
+        for (const how of ["keepers", "-replace"] as const) {
+          const before = String(state.get(token)!.values.refresh_token);
+          if (how === "keepers") write(rotated);
+          const out = await ok("apply", "-auto-approve", ...(how === "-replace" ? [`-replace=${token}`] : []));
+          const created = out.search(new RegExp(`${token.replace(".", "\\.")}: Creating`));
+          const destroyed = out.search(new RegExp(`${token.replace(".", "\\.")} \\(deposed object \\w+\\): Destroying`));
+          assert.ok(created >= 0 && destroyed > created, `${how}: the new token is made before the old one is destroyed (create_before_destroy)\n${out}`);
+          state = await shown(p);
+          const after = String(state.get(token)!.values.refresh_token);
+          assert.notEqual(after, before, `${how}: a new token`);
+          assert.equal(await _refreshTokenAlive(emu.url, before), false, `${how}: the old refresh token is revoked`);
+          assert.equal(await _refreshTokenAlive(emu.url, after), true);
+          assert.equal(emu.liveRefreshTokens(HOME.username), 1, `${how}: one live refresh token, the new one`);
+          for (const [address, r] of state) {
+            const credentials = r.values.credentials as { refresh_token?: string } | null | undefined;
+            if (credentials) assert.equal(credentials.refresh_token, after, `${how}: ${address} took the new refresh token`);
+          }
+          await existsAtService(state, clients);
+          await noChanges(`after the rotation by ${how}`);
         }
-        await existsAtService(state, clients);
-        await noChanges("after the rotation");
       }
 
       const destroyed = await ok("destroy", "-auto-approve");
