@@ -1,14 +1,17 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _closeAll, _refreshTokenAlive, _repoRoot, _withLowerCase } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
+import { _failWithoutTofu, _tofuBin, _tofuMissing } from "../support/tofu-cli";
 import { type DocHclBlock, _docHclBlocks, _importedIds, _variables, _zip } from "../support/tofu-docs";
 import { REQUIRED_PROVIDERS, TOFU_SOURCE, type TofuProject, _tofuProject } from "../support/tofu-project";
 
+const run = promisify(execFile);
 const PAGE = "docs/opentofu.md";
 const SERVICE = "https://api.adguard-dns.io";
 const VERSION = (JSON.parse(readFileSync(path.join(_repoRoot(), "package.json"), "utf8")) as { version: string }).version;
@@ -58,15 +61,20 @@ type Shown = Map<string, { type: string; values: Record<string, unknown> }>;
  *   kept where the state said `retain_on_destroy`; no live refresh token left). The service's address is
  *   the emulator's; blocks without `required_providers` get the first configuration's, and blocks
  *   without a provider block `provider "dnsaccount" {}` with the API key in the environment, as the page
- *   says. The token rotation block is also rotated by its keepers; the state encryption block's state
- *   file must hold no token.
+ *   says. The token rotation block is also rotated by its keepers and by `-replace`, new before old; the
+ *   state encryption block's state file must hold no token.
+ * - each `tofu import ADDRESS ID` of the page's prose: the configuration of the import block that names
+ *   the same, without that block, imported from the command line, then the same cycle.
  * Everything tofu printed, and every state file, is searched for the API keys, passwords and passphrase
  * (lower case too).
  */
 describe("docs/opentofu.md: every hcl block under the real tofu", function () {
   this.timeout(900_000);
   const tmp = _useTempDirs();
-  const blocks = _docHclBlocks(readFileSync(path.join(_repoRoot(), PAGE), "utf8"), PAGE);
+  const markdown = readFileSync(path.join(_repoRoot(), PAGE), "utf8");
+  const blocks = _docHclBlocks(markdown, PAGE);
+  /** The page's `tofu import ADDRESS ID` commands (in prose), each run on the configuration whose import block says the same. */
+  const commandImports = [...markdown.matchAll(/`tofu import (dnsaccount_\w+)\.(\w+) ([^`\s]+)`/g)].map((m) => ({ type: m[1]!, name: m[2]!, id: m[3]! }));
   const printed: string[] = [];
 
   before(() => _failWithoutTofu(_tofuMissing()));
@@ -104,6 +112,15 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
         this.skip();
       });
     } else it(`${title}: validate, apply, a plan with no changes, destroy; checked at the service`, () => configuration(block));
+  }
+
+  it("the page shows the command-line import too", () => assert.ok(commandImports.length > 0));
+  for (const c of commandImports) {
+    const block = blocks.find((b) => b.kind === "configuration" && _importedIds(b.text).some((i) => i.type === c.type && i.id === c.id) && b.text.includes(`resource "${c.type}" "${c.name}"`));
+    it(`\`tofu import ${c.type}.${c.name} ${c.id}\`: the configuration of the page's import block, without it, imported from the command line`, () => {
+      assert.ok(block, `a configuration of the page declares ${c.type}.${c.name} with an import block of id ${c.id}`);
+      return configuration(block, { type: c.type, address: `${c.type}.${c.name}`, id: c.id });
+    });
   }
 
   /** A project whose CLI configuration is `block` (the reader's path replaced by `folder(project)`). */
@@ -180,7 +197,7 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
       .map((f) => readFileSync(path.join(project.dir, f), "utf8"))
       .join("\n");
 
-  async function configuration(block: DocHclBlock): Promise<void> {
+  async function configuration(block: DocHclBlock, byCommand?: { type: string; address: string; id: string }): Promise<void> {
     const imports = _importedIds(block.text);
     const seed = {
       version: 1 as const,
@@ -200,7 +217,9 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
     const clients: Client[] = [HOME, OFFICE].map((a) => createClient({ baseUrl: emu.url, apiKey: a.apiKey }));
     let project: TofuProject | undefined;
     try {
-      const text = block.text.split(SERVICE).join(emu.url);
+      const asWritten = block.text.split(SERVICE).join(emu.url);
+      // The command-line form: the import block left out, `tofu import` run before the apply.
+      const text = byCommand ? asWritten.replace(/import\s*\{[^}]*\}\s*/g, "") : asWritten;
       const ownCredentials = /provider\s+"dnsaccount"\s*\{[^}]*\b(api_key|password|refresh_token)\s*=/.test(text);
       const vars = Object.fromEntries(_variables(text).used.map((v) => [`TF_VAR_${v}`, VARIABLES[v]!]));
       project = _tofuProject(tmp("dns-account-tofu-docs-config-"), { ...(ownCredentials ? {} : { DNS_ACCOUNT_API_KEY: HOME.apiKey, DNS_ACCOUNT_BASE_URL: emu.url }), ...vars });
@@ -216,9 +235,16 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
       };
 
       assert.match(await ok("validate"), /The configuration is valid/);
+      if (byCommand) {
+        // Flags before the address: _tofuProject's `tofu` appends its own after the arguments, which `tofu import` refuses.
+        const r = await run(path.join(_tofuBin(), "tofu"), ["import", "-no-color", "-input=false", byCommand.address, byCommand.id], { cwd: p.dir, env: p.env }).catch(
+          (e: { stdout?: string; stderr?: string; message: string }) => assert.fail(`tofu import failed\n${e.stdout ?? ""}${e.stderr ?? e.message}`),
+        );
+        assert.match(record(r.stdout + r.stderr), /Import successful!/);
+      }
       const applied = await ok("apply", "-auto-approve");
       assert.match(applied, /Apply complete!/);
-      if (imports.length > 0) assert.match(applied, new RegExp(`${imports.length} imported`));
+      if (imports.length > 0 && !byCommand) assert.match(applied, new RegExp(`${imports.length} imported`));
       let state = await shown(p);
       assert.ok(state.size > 0 || /^data /m.test(text), "the apply made something");
       await existsAtService(state, clients);
