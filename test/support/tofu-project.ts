@@ -13,6 +13,13 @@ export const TOFU_SOURCE = "registry.opentofu.org/pulumi-dns-account/dnsaccount"
 /** The `terraform { required_providers … }` block every test configuration starts with. */
 export const REQUIRED_PROVIDERS = `terraform {\n  required_providers {\n    dnsaccount = { source = "${TOFU_SOURCE}" }\n  }\n}\n`;
 
+/** `tofu <command> [<subcommand>] <our options> <the rest>`: no colour, and no input where tofu would ask. */
+function commandLine(args: string[]): string[] {
+  const words = ["providers", "state", "workspace"].includes(args[0]!) && args[1] !== undefined && !args[1].startsWith("-") ? 2 : 1;
+  const options = [...(["output", "show", "state"].includes(args[0]!) ? [] : ["-no-color"]), ...(["plan", "apply", "destroy", "import", "refresh"].includes(args[0]!) ? ["-input=false"] : [])];
+  return [...args.slice(0, words), ...options, ...args.slice(words)];
+}
+
 /** What a tofu command printed, and its exit code. */
 export interface TofuRun {
   code: number;
@@ -62,8 +69,9 @@ export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv = {}): To
   chmodSync(wrapper, 0o755);
   const env = _tofuEnv(root, `provider_installation {\n  dev_overrides {\n    "${TOFU_SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, extraEnv);
   const tofu = (args: string[], more: NodeJS.ProcessEnv = {}): Promise<TofuRun> =>
-    // The options go right after the command: `import ADDR ID` takes its arguments last.
-    run(path.join(_tofuBin(), "tofu"), [args[0]!, ...(["output", "show", "state"].includes(args[0]!) ? [] : ["-no-color"]), ...(["plan", "apply", "destroy", "import", "refresh"].includes(args[0]!) ? ["-input=false"] : []), ...args.slice(1)], {
+    // The options go right after the command (`providers lock`, `state rm`: after the subcommand), as
+    // `import ADDR ID` takes its arguments last.
+    run(path.join(_tofuBin(), "tofu"), commandLine(args), {
       cwd: dir,
       env: { ...env, ...more },
       maxBuffer: 64 * 1024 * 1024,

@@ -36,12 +36,7 @@ const VARIABLES: Record<string, string> = {
  * Blocks that fail because of the face, not the page, by their heading: each runs again (delete its line)
  * once the face is fixed. The reason is what tofu printed.
  */
-const FACE_FAILURES: Record<string, string> = {
-  "Token rotation":
-    "face bug: the plan after the first apply fails with \"keepers rotates the token by replacing it, and rotation needs a password login (username and password): a Token that adopts a refresh token (refresh_token) cannot rotate\" (the computed refresh_token of a password-login Token is taken as configured)",
-  "State encryption":
-    "face bug: the plan after the first apply replaces the password-login dnsaccount_token (issued_at \"# forces replacement\", mode password -> known after apply) though nothing changed (the computed refresh_token of a password-login Token is taken as configured)",
-};
+const FACE_FAILURES: Record<string, string> = {};
 
 /** `tofu show -json`'s managed resources: address → values (sensitive ones included). */
 type Shown = Map<string, { type: string; values: Record<string, unknown> }>;
