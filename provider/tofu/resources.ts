@@ -159,6 +159,7 @@ export function tofuWords(text: string): string {
     return `${kept[1]} ${kept[2]} is kept at the service (delete_on_destroy = false): the state forgets it. Bring it back with an import block (to = ${type}.<name>, id = "${kept[2]}")`;
   }
   return text
+    .replace(/the provider's (\w+), dns-account:\1,/g, (_m, k: string) => `${snake(k)} in the provider block,`)
     .replace(/ \(or the mfaToken argument\)/g, "")
     .replace(/`pulumi config set (?:--secret )?dns-account:(\w+)[^`]*`/g, (_m, k: string) => `${snake(k)} in the provider block`)
     .replace(/dns-account:(\w+)/g, (_m, k: string) => `${snake(k)} in the provider block`)

@@ -55,6 +55,10 @@ describe("OpenTofu face: values, words and the offline check", () => {
       "set a fresh code with mfa_token in the provider block",
     );
     assert.match(tofuWords("base_url_conflict: dns-account:baseUrl points at x"), /^base_url_conflict: base_url in the provider block points at x$/);
+    assert.equal(
+      tofuWords("cannot be reached (set the provider's skipCredentialsValidation, dns-account:skipCredentialsValidation, to check them only when they are used)"),
+      "cannot be reached (set skip_credentials_validation in the provider block, to check them only when they are used)",
+    );
   });
 
   describe("the static check at validation, the whole check at plan", () => {
