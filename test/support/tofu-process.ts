@@ -87,22 +87,45 @@ export function _pidfdMissing(): string | undefined {
   }
 }
 
+/** Waiters still waiting: {@link _stopWaiting} ends them (a failed test's), so that mocha can exit. */
+const waiters = new Set<ChildProcess>();
+
 /**
  * Resolves when process `pid` (not a child of the test's: it cannot be waited for with waitpid) has
  * exited: a pidfd becomes readable at that moment (python3's `os.pidfd_open` and `select`), so there is
- * no polling and no sleep. Resolves at once when it is already gone.
+ * no polling and no sleep. Resolves at once when it is already gone. Call {@link _stopWaiting} after
+ * each test.
  *
  * @example
  * ```ts
+ * afterEach(_stopWaiting);
  * await _waitForExit(providerPid);
  * ```
  */
 export function _waitForExit(pid: number): Promise<void> {
   const script = "import os, select, sys\ntry:\n    fd = os.pidfd_open(int(sys.argv[1]))\nexcept ProcessLookupError:\n    sys.exit(0)\nselect.select([fd], [], [])\n";
-  const waiter = spawn("python3", ["-c", script, String(pid)], { stdio: ["ignore", "ignore", "inherit"] });
+  const waiter = spawn("python3", ["-c", script, String(pid)], { stdio: "ignore" });
+  waiters.add(waiter);
   return new Promise((resolve, reject) =>
-    waiter.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`waiting for process ${pid} failed (python3 exited ${code})`)))),
+    waiter.once("exit", (code, signal) => {
+      waiters.delete(waiter);
+      if (code === 0) resolve();
+      else reject(new Error(`waiting for process ${pid} failed (python3 ended with ${signal ?? code})`));
+    }),
   );
+}
+
+/**
+ * Ends the {@link _waitForExit} waiters still waiting (after a test that failed or timed out).
+ *
+ * @example
+ * ```ts
+ * afterEach(_stopWaiting);
+ * ```
+ */
+export function _stopWaiting(): void {
+  for (const waiter of waiters) waiter.kill("SIGKILL");
+  waiters.clear();
 }
 
 /** Whether process `pid` is still there (and not a zombie). */

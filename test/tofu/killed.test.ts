@@ -4,7 +4,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { _assertNoSecrets, _withLowerCase } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { _pidfdMissing, _providersOf, _startTofu, _waitForExit } from "../support/tofu-process";
+import { _pidfdMissing, _processAlive, _providersOf, _startTofu, _stopWaiting, _waitForExit } from "../support/tofu-process";
 import { _tofuProject } from "../support/tofu-project";
 
 const USERNAME = "tofu-killed@example.com";
@@ -31,6 +31,12 @@ describe("tofu: a provider process exits when tofu is killed", function () {
       return this.skip();
     }
     emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }], limits: { devices: 20 }, log: (line) => requests.emit("request", line) });
+  });
+  /** The provider processes of the test's tofu: one that stayed (a failure) is killed after the test. */
+  let providers: number[] = [];
+  afterEach(() => {
+    _stopWaiting();
+    for (const pid of providers) if (_processAlive(pid)) process.kill(pid, "SIGKILL");
   });
   after(() => emu?.close());
 
@@ -64,12 +70,13 @@ resource "dnsaccount_device" "d" {
       };
       requests.on("request", onRequest);
     });
-    const providers = await Promise.race([killed, apply.done.then(() => undefined)]);
+    const started = await Promise.race([killed, apply.done.then(() => undefined)]);
     requests.off("request", onRequest);
     const r = await apply.done;
     _assertNoSecrets(r.stdout + r.stderr, _withLowerCase([PASSWORD]));
-    if (!providers) assert.fail(`the apply ended before it made a device:\n${r.stdout}${r.stderr}`);
+    if (!started) assert.fail(`the apply ended before it made a device:\n${r.stdout}${r.stderr}`);
     assert.equal(r.signal, "SIGKILL");
+    providers = started;
     assert.ok(emu.stats.passwordGrants >= 1);
     await Promise.all(providers.map((pid) => _waitForExit(pid)));
     assert.equal(emu.liveRefreshTokens(USERNAME), 0, "every provider process revoked its login before it exited");

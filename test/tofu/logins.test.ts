@@ -6,7 +6,7 @@ import { SHUTDOWN_REVOKE_MS } from "../../provider/tofu/main";
 import { _assertNoSecrets, _closeAll, _withLowerCase } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { _pidfdMissing, _processAlive, _providersOf, _startTofu, _waitForExit } from "../support/tofu-process";
+import { _pidfdMissing, _processAlive, _providersOf, _startTofu, _stopWaiting, _waitForExit } from "../support/tofu-process";
 import { type TofuProject, _tofuProject } from "../support/tofu-project";
 
 const USERNAME = "tofu-login@example.com";
@@ -56,6 +56,8 @@ resource "dnsaccount_device" "laptop" {
 }
 `);
   });
+
+  afterEach(_stopWaiting);
 
   after(async () => {
     await _closeAll(
