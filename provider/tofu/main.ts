@@ -99,6 +99,8 @@ export function start(started?: () => void): void {
     served.server.unbind(`127.0.0.1:${served.port}`);
     const injector = served.server.createConnectionInjector(credentials);
     const port = await listen((socket) => {
+      // A reset from a killed tofu must not end the process unrevoked; the close below follows it.
+      socket.on("error", () => undefined);
       socket.once("close", () => {
         if (ending || !parentGone(parent)) return;
         log("debug", "tofu is gone: revoking this process's logins and exiting");
