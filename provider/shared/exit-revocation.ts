@@ -13,15 +13,33 @@ const MINTED = Symbol.for("pulumi-dns-account.minted-sessions");
 /** How long revocation may hold up a process that was told to stop, or that stops on its own (the engine waits about a second). */
 const SIGNAL_REVOKE_MS = 5_000;
 
+/**
+ * A signal on which {@link revokeAtExit} revokes, then re-raises it.
+ *
+ * @example
+ * ```ts
+ * const signals: ExitSignal[] = ["SIGTERM"];
+ * ```
+ */
+export type ExitSignal = "SIGTERM" | "SIGINT";
+
 interface Minted {
   sessions: Set<Session>;
   hooked: boolean;
+  /** The signals hooked (or to hook) by revokeAtExit; its listeners, once hooked. */
+  signals: ExitSignal[];
+  listeners: Map<ExitSignal, () => void>;
 }
 
 function minted(): Minted {
-  const g = globalThis as unknown as Record<symbol, Minted | undefined>;
-  g[MINTED] ??= { sessions: new Set(), hooked: false };
-  return g[MINTED]!;
+  const g = globalThis as unknown as Record<symbol, Partial<Minted> | undefined>;
+  const m = (g[MINTED] ??= {});
+  // A copy of the module from an older version may have made the record without the newer fields.
+  m.sessions ??= new Set();
+  m.hooked ??= false;
+  m.signals ??= ["SIGTERM", "SIGINT"];
+  m.listeners ??= new Map();
+  return m as Minted;
 }
 
 /** Revokes every password session of this process (each once); failures are left to expire on their own. */
@@ -50,8 +68,45 @@ export function revokeMintedNow(withinMs = SIGNAL_REVOKE_MS): Promise<void> {
 }
 
 /**
+ * Sets the signals on which {@link revokeAtExit} revokes and then re-raises (default SIGTERM and SIGINT),
+ * for this process (every copy of the module): a process that must survive a signal leaves it out. The
+ * OpenTofu face keeps only SIGTERM, since go-plugin's rule is that a plugin ignores SIGINT (tofu sends
+ * the user's Ctrl-C to the whole process group, and stops the provider through StopProvider and
+ * Shutdown). Listeners already hooked for a signal left out are removed.
+ *
+ * @example
+ * ```ts
+ * revokeOnSignals(["SIGTERM"]);
+ * process.on("SIGINT", () => {}); // ignored
+ * ```
+ */
+export function revokeOnSignals(signals: readonly ExitSignal[]): void {
+  const m = minted();
+  m.signals = [...signals];
+  for (const [signal, listener] of m.listeners) {
+    if (signals.includes(signal)) continue;
+    process.removeListener(signal, listener);
+    m.listeners.delete(signal);
+  }
+  if (m.hooked) for (const signal of signals) hookSignal(m, signal);
+}
+
+/** Revokes on `signal`, then re-raises it so the process ends exactly as it would have (once per process). */
+function hookSignal(m: Minted, signal: ExitSignal): void {
+  if (m.listeners.has(signal)) return;
+  const onSignal = (): void => {
+    process.removeListener(signal, onSignal);
+    m.listeners.delete(signal);
+    void revokeMintedNow().finally(() => process.kill(process.pid, signal));
+  };
+  m.listeners.set(signal, onSignal);
+  process.on(signal, onSignal);
+}
+
+/**
  * Revokes `session` (a password login's) when the process ends: when its event loop empties, or when it
- * is stopped with SIGTERM/SIGINT (then re-raised, so the process ends exactly as it would have).
+ * is stopped with SIGTERM/SIGINT (then re-raised, so the process ends exactly as it would have; see
+ * {@link revokeOnSignals} for a process that keeps one of them).
  *
  * @example
  * ```ts
@@ -70,12 +125,6 @@ export function revokeAtExit(session: Session): void {
   });
   // A provider host never empties its loop: the engine stops it with a signal. Revoke, then re-raise the
   // signal so the process ends exactly as it would have.
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    const onSignal = (): void => {
-      process.removeListener(signal, onSignal);
-      void revokeMintedNow().finally(() => process.kill(process.pid, signal));
-    };
-    process.on(signal, onSignal);
-  }
+  for (const signal of m.signals) hookSignal(m, signal);
 }
 

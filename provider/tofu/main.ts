@@ -10,12 +10,27 @@
  * 4. The handshake line `1|6|tcp|127.0.0.1:<port>|grpc|<cert>` once the server listens.
  * 5. SIGINT is ignored, as go-plugin's servers do: tofu forwards the user's Ctrl-C as StopProvider, and
  *    ends the provider with Shutdown, which makes the process exit (./server).
+ * 6. The refresh tokens a password login minted in this process are revoked when it ends: on Shutdown
+ *    (within {@link SHUTDOWN_REVOKE_MS}: go-plugin kills a provider 2 s after Shutdown), on SIGTERM
+ *    (../shared/exit-revocation; never on SIGINT), and when tofu is gone without a Shutdown (killed):
+ *    a connection to the port closed and tofu is no longer there (./parent), or stderr, a pipe only tofu
+ *    reads, broke. The port is the face's own listener, whose connections the gRPC server takes through
+ *    grpc-js's connection injector, so that each connection's end is seen.
  *
  * Nothing here loads the Pulumi plugin's modules, and the Pulumi plugin loads none of these.
  */
 import type * as grpcTypes from "@grpc/grpc-js";
+import net from "node:net";
+import { revokeMintedNow, revokeOnSignals } from "../shared/exit-revocation";
 import { checkHandshake, handshakeLine, HandshakeError } from "./handshake";
 import { keepStdoutClean, log } from "./log";
+import { parentGone } from "./parent";
+
+/**
+ * How long a Shutdown may wait for the service to revoke this process's password logins before the
+ * process exits: go-plugin's client kills a provider that has not exited 2 s after Shutdown answered.
+ */
+export const SHUTDOWN_REVOKE_MS = 1_200;
 
 function fail(message: string): never {
   process.stderr.write(message.endsWith("\n") ? message : `${message}\n`);
@@ -51,7 +66,19 @@ export function start(started?: () => void): void {
     throw err;
   }
   const announce = keepStdoutClean();
+  // SIGTERM revokes the password logins, then ends the process by it; SIGINT does neither.
+  revokeOnSignals(["SIGTERM"]);
   process.on("SIGINT", () => log("debug", "SIGINT ignored: tofu stops the provider through StopProvider and Shutdown"));
+  const parent = process.ppid;
+  let ending = false;
+  /** Ends the process once: its password logins revoked first (for at most `withinMs`). */
+  const end = (withinMs?: number): void => {
+    if (ending) return;
+    ending = true;
+    void revokeMintedNow(withinMs).finally(() => process.exit(0));
+  };
+  // stderr is a pipe only tofu reads: a write that fails there means tofu is gone (a Go plugin dies of it).
+  process.stderr.on("error", () => end());
   const run = async (): Promise<void> => {
     const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
     const { newFace, serve } = require("./server") as typeof import("./server");
@@ -67,12 +94,34 @@ export function start(started?: () => void): void {
     } else {
       log("warn", "serving without TLS (TF_DISABLE_PLUGIN_TLS is set, or no PLUGIN_CLIENT_CERT)");
     }
-    const { port } = await serve(credentials, newFace(), () => process.exit(0));
+    const served = await serve(credentials, newFace(), () => end(SHUTDOWN_REVOKE_MS));
+    // The face's own port, whose connections' ends it sees; the server's own is not announced.
+    served.server.unbind(`127.0.0.1:${served.port}`);
+    const injector = served.server.createConnectionInjector(credentials);
+    const port = await listen((socket) => {
+      // A reset from a killed tofu must not end the process unrevoked; the close below follows it.
+      socket.on("error", () => undefined);
+      socket.once("close", () => {
+        if (ending || !parentGone(parent)) return;
+        log("debug", "tofu is gone: revoking this process's logins and exiting");
+        end();
+      });
+      injector.injectConnection(socket);
+    });
     announce(handshakeLine(port, cert));
     log("debug", "serving", { address: `127.0.0.1:${port}`, tls: cert !== undefined });
     started?.();
   };
   run().catch((err: unknown) => fail(`terraform-provider-dnsaccount: ${err instanceof Error ? err.message : String(err)}`));
+}
+
+/** Listens on 127.0.0.1, on a port the system picks, handing each connection to `accept`. */
+function listen(accept: (socket: net.Socket) => void): Promise<number> {
+  const server = net.createServer(accept);
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port));
+  });
 }
 
 /**
