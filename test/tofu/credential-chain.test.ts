@@ -68,7 +68,7 @@ describe("tofu: the credential chain (environment, CLI profiles, provider aliase
     assert.equal(r.code, 1, r.out);
     const said = r.out.replace(/\s+/g, " ");
     assert.match(said, /No credentials/);
-    assert.match(said, /api_key in the provider block/);
+    assert.match(said, /a credentials block .*set them in the provider block \(api_key; username with password; refresh_token; profile; credential_command\)/);
     assert.match(said, /DNS_ACCOUNT_API_KEY/);
     assert.match(said, /dns-account login/);
     assert.doesNotMatch(said, /dns-account:|apiKey|refreshToken|credentialCommand|stack config/, "tofu's words, not Pulumi's");
