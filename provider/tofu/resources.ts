@@ -146,11 +146,11 @@ export function tofuWords(text: string): string {
     camelNames = new RegExp(`(?<![A-Za-z0-9_:-])(${names.join("|")})(?![A-Za-z0-9_])`, "g");
   }
   // Where the resources look for credentials, said for a configuration file (the environment's part as is).
-  const none = /^No credentials: give the resource credentials .*?, or set (.*)$/s.exec(text);
+  const none = /^No credentials: give the (resource|call) credentials .*?, or set (.*)$/s.exec(text);
   if (none) {
     text =
-      "No credentials: give the resource a credentials block (a Token's base_url and refresh_token), or set them in the provider block " +
-      `(api_key; username with password; refresh_token; profile; credential_command), or set ${none[1]}`;
+      `No credentials: give the ${none[1] === "call" ? "data source" : "resource"} a credentials block (a Token's base_url and refresh_token), or set them in the provider block ` +
+      `(api_key; username with password; refresh_token; profile; credential_command), or set ${none[2]}`;
   }
   // An object kept at destroy: what brings it back is an import block here.
   const kept = /^(DnsServer|Device) (\S+) is kept at the service \(deleteOnDestroy: false.*$/s.exec(text);
@@ -293,12 +293,17 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
   const checked = await life.check(ctx, olds, news);
   if (checked.failures && checked.failures.length > 0) return { planned: proposed, requiresReplace: [], diagnostics: [...diagnostics, ...failureDiagnostics(checked.failures)] };
   const planned: TfObject = { ...(proposed as TfObject) };
+  // What the configuration leaves to the service (optional and computed, null in it): tofu proposes the
+  // state's value, but once the lifecycle changes the object it decides anew (a delete_on_destroy taken
+  // out of the configuration goes back to its default; a device_id taken out unlinks the address).
+  const configObject = asObject(config) ?? (proposed as TfObject);
+  const leftToService = [...kind.inputs].filter((k) => kind.computed.has(k) && !kind.blocks.has(k) && (configObject[k] ?? null) === null);
   /** What the service fills in becomes unknown: all of it for a new object, the listed names on update. */
   const unknown = (names: Iterable<string>) => {
     for (const k of names) if (kind.computed.has(k) && (!kind.inputs.has(k) || planned[k] === null)) planned[k] = TF_UNKNOWN;
   };
   if (!priorObject) {
-    unknown([...kind.computedOnly, ...[...kind.inputs].filter((k) => (proposed as TfObject)[k] === null)]);
+    unknown([...kind.computedOnly, ...leftToService]);
     return { planned, requiresReplace: [], diagnostics };
   }
   const id = String(priorObject.id ?? "");
@@ -320,14 +325,15 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
       planned[moved] = TF_UNKNOWN;
       requiresReplace.push({ steps: [{ attribute_name: moved }] });
     }
-    unknown([...kind.computedOnly, ...[...kind.inputs].filter((k) => (proposed as TfObject)[k] === null)]);
+    unknown([...kind.computedOnly, ...leftToService]);
     return { planned, requiresReplace, diagnostics };
   }
-  const changed = Object.keys(news).filter((k) => JSON.stringify(news[k]) !== JSON.stringify(olds[k]));
+  const changed = [...new Set([...Object.keys(news), ...Object.keys(olds)])].filter((k) => JSON.stringify(news[k]) !== JSON.stringify(olds[k]));
   // A declared delete_on_destroy may equal the state's default and still change the rule (retain_on_destroy).
   if (news.deleteOnDestroy !== undefined && !changed.includes("deleteOnDestroy")) changed.push("deleteOnDestroy");
   const moves = MOVES[kind.token] ?? {};
   unknown([...new Set([...(moves["*"] ?? []), ...changed.flatMap((k) => moves[k] ?? [])])].map(tfName));
+  for (const k of leftToService) if ((priorObject[k] ?? null) !== null) planned[k] = TF_UNKNOWN;
   return { planned, requiresReplace: [], diagnostics };
 }
 
@@ -461,7 +467,7 @@ export async function readDataSource(kind: DataKind, config: TfValue, contextFor
     const outputs = (await callFunction(contextFor(diagnostics), kind.token as any, args as any)) as unknown as Json;
     return { state: fromProgram({ ...args, ...outputs }, kind.shape), diagnostics };
   } catch (err) {
-    diagnostics.push(errorDiagnostic(`Reading data source ${kind.token.split(":").pop()} failed`, err));
+    diagnostics.push(errorDiagnostic(`Reading data source ${dataSourceType(kind.token)} failed`, err));
     return { state: null, diagnostics };
   }
 }

@@ -227,7 +227,8 @@ export interface Served {
  */
 export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdown: () => void): Promise<Served> {
   const loaded = grpc.loadPackageDefinition(protoLoader.fromJSON(PROTOCOL, LOADER_OPTIONS)) as any;
-  const server = new grpc.Server();
+  // As the Pulumi plugin: a DNS server's rules come in several times in one plan (prior, proposed, config).
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(loaded.tfplugin6.Provider.service, providerHandlers(face));
   server.addService(loaded.plugin.GRPCController.service, {
     Shutdown: (_call: unknown, callback: grpc.sendUnaryData<any>) => {

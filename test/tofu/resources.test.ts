@@ -185,6 +185,30 @@ resource "dnsaccount_device" "phone" {
     assert.ok((await dashboard.devices.list()).some((d) => d.id === phone), "the device is still at the service");
   });
 
+  it("an adopted device: delete_on_destroy = true taken out of the configuration goes back to keeping it, and it is kept", async () => {
+    const tablet = (await dashboard.devices.create({ name: "Tablet", device_type: "IOS", dns_server_id: serverId })).id;
+    const base = { deviceName: "Laptop 2", protection: false, rules: ["||ads.example^", "||tracker.example^"] };
+    const adopted = (rule: string) => `
+resource "dnsaccount_device" "tablet" {
+  adopt = "${tablet}"${rule}
+}
+`;
+    project.write(config({ ...base, extra: adopted("\n  delete_on_destroy = true") }));
+    await ok("apply", "-auto-approve");
+    assert.equal(project.resources().get("dnsaccount_device.tablet")!.retain_on_destroy, false, "declared: deleted on destroy");
+    project.write(config({ ...base, extra: adopted("") }));
+    const planned = await plan();
+    assert.equal(planned.code, 2, `taking the line out is a change:\n${planned.out}`);
+    await ok("apply", "-auto-approve");
+    const state = project.resources().get("dnsaccount_device.tablet")!;
+    assert.equal(state.delete_on_destroy, false);
+    assert.equal(state.retain_on_destroy, true, "adopted, and nothing declared: kept");
+    assert.equal((await plan()).code, 0);
+    project.write(config(base));
+    await ok("apply", "-auto-approve");
+    assert.ok((await dashboard.devices.list()).some((d) => d.id === tablet), "the adopted device is still at the service");
+  });
+
   it("destroy deletes what the configuration made and imported", async () => {
     const destroyed = await ok("destroy", "-auto-approve");
     assert.match(destroyed, /Destroy complete! Resources: 2 destroyed/);

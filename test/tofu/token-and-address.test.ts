@@ -117,6 +117,17 @@ ${extra}`;
     assert.equal((await run(["plan", "-detailed-exitcode"])).code, 0);
   });
 
+  it("device_id taken out of the configuration unlinks the address, in place", async () => {
+    project.write(config("console").replace(/resource "dnsaccount_dedicated_ipv4" "home" \{\n  device_id = [^\n]+\n\}/, 'resource "dnsaccount_dedicated_ipv4" "home" {}'));
+    const planned = await run(["plan", "-detailed-exitcode"]);
+    assert.equal(planned.code, 2, planned.out);
+    assert.match(planned.out, /Plan: 0 to add, 1 to change, 0 to destroy/);
+    await ok("apply", "-auto-approve");
+    assert.equal(await linkOf(ip), undefined, "unlinked");
+    assert.equal(String(state().get("dnsaccount_dedicated_ipv4.home")!.ip), ip, "the same address");
+    assert.equal((await run(["plan", "-detailed-exitcode"])).code, 0);
+  });
+
   it("a Token: an in-place change; a refresh token revoked out of band is gone, and apply makes a new one; an import is refused", async () => {
     project.write(config("console", 7200));
     const planned = await run(["plan", "-detailed-exitcode"]);

@@ -52,11 +52,14 @@ describe("OpenTofu face: the schema generated from the package schema", () => {
     for (const s of [...Object.values(schema.resources), ...Object.values(schema.dataSources)]) {
       // Every attribute and block name, at any depth.
       const all = JSON.stringify(s.block, (k, v: unknown) => (k === "type" || k === "description" ? undefined : v));
-      for (const forbidden of ["password", "mfa_token", "api_key", "username", "credential_command"]) {
+      for (const forbidden of ["password", "mfa_token", "api_key", "credential_command"]) {
         assert.ok(!all.includes(`"name":"${forbidden}"`) && !all.includes(`"type_name":"${forbidden}"`), `${forbidden} in ${all}`);
       }
       assert.match(all, /"name":"refresh_token"|"name":"id"/, "the walk sees names");
+      // A username is no input anywhere; a Token says which user it is of (computed).
+      assert.ok(!/"name":"username","description_kind":"PLAIN","required":(true|false),"optional":true/.test(all), `username as an input in ${all}`);
     }
+    assert.equal(mode(attr(schema.resources["dnsaccount_token"]!, "username")), "computed", "the Token's user, of the provider's login");
     const credentials = block(schema.resources["dnsaccount_device"]!, "credentials");
     assert.deepEqual(credentials.attributes.map((a) => [a.name, a.sensitive, mode(a)]).sort(), [["base_url", false, "optional"], ["refresh_token", true, "optional"]]);
     assert.deepEqual(block(schema.dataSources["dnsaccount_filter_lists"]!, "credentials").attributes.map((a) => a.name).sort(), ["base_url", "refresh_token"]);
