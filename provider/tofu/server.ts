@@ -23,7 +23,8 @@ import { type PluginConfig, readConfig } from "../shared/provider-config";
 import { containsUnknown } from "../shared/unknown";
 import { log } from "./log";
 import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
-import { applyResource, type ContextFor, type Diagnostic, errorDiagnostic, failureDiagnostics, importResource, planResource, readDataSource, readResource, servedKinds, tofuWords, validateResource } from "./resources";
+import { applyResource, type ContextFor, importResource, planResource, readDataSource, readResource, servedKinds, validateResource } from "./resources";
+import { type Diagnostic, errorDiagnostic, failureDiagnostics, tofuWords } from "./words";
 import { terraformSchema } from "./schema";
 import { blockShape, dynamic, readDynamic, type Shape, type TfValue, toProgram } from "./values";
 

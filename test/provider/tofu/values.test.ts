@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { decode, encode, ExtData } from "@msgpack/msgpack";
 import { type Emulator, startEmulator } from "../../../emulator";
-import { attributePath, planResource, servedKinds, tofuWords, validateResource } from "../../../provider/tofu/resources";
+import { planResource, servedKinds, validateResource } from "../../../provider/tofu/resources";
+import { attributePath, tofuWords } from "../../../provider/tofu/words";
 import { terraformSchema } from "../../../provider/tofu/schema";
 import { blockShape, dynamic, fromProgram, readDynamic, TF_UNKNOWN, type TfValue, toProgram } from "../../../provider/tofu/values";
 import { UNKNOWN } from "../../../provider/shared/unknown";
