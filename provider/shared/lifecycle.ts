@@ -110,6 +110,17 @@ export interface ProviderContext {
    * is configured; its plan runs the whole check).
    */
   readonly offline?: boolean;
+  /**
+   * The clock of decisions made by time (a Token due for rotation or renewal); `Date.now` when absent. The
+   * OpenTofu face sets it to the time of the refresh a plan rests on, so a saved plan and the plan tofu makes
+   * again at apply decide alike.
+   */
+  readonly now?: () => number;
+}
+
+/** The context's clock: {@link ProviderContext.now}, else `Date.now()`. */
+export function nowOf(ctx: ProviderContext): number {
+  return ctx.now ? ctx.now() : Date.now();
 }
 
 /** `{ allowInsecureHttp: true }` when the context allows it, else `{}`: spread into SDK options. */

@@ -30,7 +30,6 @@ import { attributePath, type Diagnostic, errorDiagnostic, failureDiagnostics } f
 type Json = Record<string, unknown>;
 type TfObject = { [key: string]: TfValue };
 
-
 const LIFECYCLES: Record<string, () => Lifecycle<any, any>> = {
   "dns-account:index:Token": () => require("../token/lifecycle") as Lifecycle<any, any>,
   "dns-account:index:DnsServer": () => require("../dns-server/lifecycle") as Lifecycle<any, any>,
@@ -41,7 +40,10 @@ const LIFECYCLES: Record<string, () => Lifecycle<any, any>> = {
 /**
  * What an in-place update can move of what the service fills in, by the input that changed (program
  * names); every other computed attribute keeps its value in the plan. A Token's in-place changes (its
- * renewal window, revokeOnDelete) may renew its access token.
+ * renewal window, revokeOnDelete) may renew its access token. Its refresh token stays known, so what uses
+ * it plans no change: the service's refresh grant gives the same refresh token back (the Account API's
+ * own words). Were a service to give a new one, tofu would still keep it: it saves the non-null state an
+ * apply returns even beside an "inconsistent result" error (OpenTofu 1.12's node_resource_abstract_instance).
  */
 const MOVES: Record<string, Record<string, string[]>> = {
   "dns-account:index:Token": { "*": ["accessToken", "expiresAt", "renewedAt", "tokenType"] },
@@ -147,6 +149,40 @@ function stateOf(kind: ResourceKind, id: string, outs: unknown): TfObject {
 export type ContextFor = (warnings: Diagnostic[]) => ProviderContext;
 
 /**
+ * A resource's private state (tfplugin6's `private` bytes): the time its last refresh, create or update
+ * saw it, which is the clock of the decisions a plan makes by time (a Token due for rotation or renewal).
+ * tofu hands the refreshed state's private to the plan, keeps it in a saved plan, and hands the plan's to
+ * apply, so a plan, the plan tofu makes again at apply, and the apply all decide at the same time: a saved
+ * plan applied after a rotation fell due still applies as planned, and the rotation comes with the next
+ * refresh (as hashicorp/time's `time_rotating` rotates at refresh).
+ *
+ * @example
+ * ```ts
+ * response.private = privateAt(Date.now());
+ * ```
+ */
+export function privateAt(at: number): Buffer {
+  return Buffer.from(JSON.stringify({ seenAt: at }));
+}
+
+/** The time {@link privateAt} recorded, if the bytes hold one (a state written before it holds none). */
+export function seenAt(bytes: Uint8Array | null | undefined): number | undefined {
+  if (!bytes || bytes.length === 0 || bytes.length > 1024) return undefined;
+  try {
+    const at = (JSON.parse(Buffer.from(bytes).toString("utf8")) as { seenAt?: unknown }).seenAt;
+    return typeof at === "number" && Number.isFinite(at) ? at : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The context of a call whose decisions by time are made at `at` (when known). */
+function contextAt(contextFor: ContextFor, diagnostics: Diagnostic[], at: number | undefined): ProviderContext {
+  const ctx = contextFor(diagnostics);
+  return at === undefined ? ctx : { ...ctx, now: () => at };
+}
+
+/**
  * The static part of `check` on a resource's configuration (ValidateResourceConfig): no service, no file.
  *
  * @example
@@ -177,10 +213,10 @@ export interface Plan {
  * const { planned, requiresReplace } = await planResource(kind, prior, proposed, config, contextFor);
  * ```
  */
-export async function planResource(kind: ResourceKind, prior: TfValue, proposed: TfValue, config: TfValue, contextFor: ContextFor): Promise<Plan> {
+export async function planResource(kind: ResourceKind, prior: TfValue, proposed: TfValue, config: TfValue, contextFor: ContextFor, priorPrivate?: Uint8Array | null): Promise<Plan> {
   const diagnostics: Diagnostic[] = [];
   if (proposed === null || typeof proposed !== "object" || Array.isArray(proposed)) return { planned: proposed, requiresReplace: [], diagnostics };
-  const ctx = contextFor(diagnostics);
+  const ctx = contextAt(contextFor, diagnostics, seenAt(priorPrivate));
   const life = lifecycleOf(kind);
   const priorObject = prior !== null && typeof prior === "object" && !Array.isArray(prior) ? (prior as TfObject) : undefined;
   // The inputs are what the configuration declares: the proposed state also holds the prior state's
@@ -248,9 +284,10 @@ function attributeOf(kind: ResourceKind, path: NonNullable<Diagnostic["attribute
  * const { state, diagnostics } = await applyResource(kind, prior, planned, config, contextFor);
  * ```
  */
-export async function applyResource(kind: ResourceKind, prior: TfValue, planned: TfValue, config: TfValue, contextFor: ContextFor): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
+export async function applyResource(kind: ResourceKind, prior: TfValue, planned: TfValue, config: TfValue, contextFor: ContextFor, plannedPrivate?: Uint8Array | null): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const ctx = contextFor(diagnostics);
+  // An update decides as its plan did (a Token renews if and only if the plan said it would).
+  const ctx = contextAt(contextFor, diagnostics, seenAt(plannedPrivate));
   const life = lifecycleOf(kind);
   const priorObject = prior !== null && typeof prior === "object" && !Array.isArray(prior) ? (prior as TfObject) : undefined;
   try {
@@ -292,10 +329,10 @@ export async function applyResource(kind: ResourceKind, prior: TfValue, planned:
  * const { state } = await readResource(kind, current, contextFor);
  * ```
  */
-export async function readResource(kind: ResourceKind, current: TfValue, contextFor: ContextFor): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
+export async function readResource(kind: ResourceKind, current: TfValue, contextFor: ContextFor, at: number = Date.now()): Promise<{ state: TfValue; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   if (current === null || typeof current !== "object" || Array.isArray(current)) return { state: current, diagnostics };
-  const ctx = contextFor(diagnostics);
+  const ctx = contextAt(contextFor, diagnostics, at);
   const life = lifecycleOf(kind);
   const held = current as TfObject;
   try {

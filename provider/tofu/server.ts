@@ -23,7 +23,7 @@ import { type PluginConfig, readConfig } from "../shared/provider-config";
 import { containsUnknown } from "../shared/unknown";
 import { log } from "./log";
 import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
-import { applyResource, type ContextFor, importResource, planResource, readDataSource, readResource, servedKinds, validateResource } from "./resources";
+import { applyResource, type ContextFor, importResource, planResource, privateAt, readDataSource, readResource, servedKinds, validateResource } from "./resources";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics, tofuWords } from "./words";
 import { terraformSchema } from "./schema";
 import { blockShape, dynamic, readDynamic, type Shape, type TfValue, toProgram } from "./values";
@@ -158,27 +158,28 @@ function providerHandlers(face: Face): Record<string, Unary> {
     ReadResource: handle("Reading the resource", async (request) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
-      const { state, diagnostics } = await readResource(kind, readDynamic(request.current_state), contextFor);
-      return { new_state: dynamic(state, kind.shape), diagnostics, private: request.private };
+      const at = Date.now();
+      const { state, diagnostics } = await readResource(kind, readDynamic(request.current_state), contextFor, at);
+      return { new_state: dynamic(state, kind.shape), diagnostics, private: privateAt(at) };
     }),
     PlanResourceChange: handle("Planning the change", async (request) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
-      const plan = await planResource(kind, readDynamic(request.prior_state), readDynamic(request.proposed_new_state), readDynamic(request.config), contextFor);
+      const plan = await planResource(kind, readDynamic(request.prior_state), readDynamic(request.proposed_new_state), readDynamic(request.config), contextFor, request.prior_private);
       return { planned_state: dynamic(plan.planned, kind.shape), requires_replace: plan.requiresReplace, diagnostics: plan.diagnostics, planned_private: request.prior_private };
     }),
     ApplyResourceChange: handle("Applying the change", async (request) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
-      const { state, diagnostics } = await applyResource(kind, readDynamic(request.prior_state), readDynamic(request.planned_state), readDynamic(request.config), contextFor);
-      return { new_state: dynamic(state, kind.shape), diagnostics, private: request.planned_private };
+      const { state, diagnostics } = await applyResource(kind, readDynamic(request.prior_state), readDynamic(request.planned_state), readDynamic(request.config), contextFor, request.planned_private);
+      return { new_state: dynamic(state, kind.shape), diagnostics, private: privateAt(Date.now()) };
     }),
     ImportResourceState: handle("Importing the resource", async (request) => {
       const type = String(request.type_name);
       const kind = resource(type);
       if (!kind) return { imported_resources: [], diagnostics: [unknownType("resource", type)] };
       const { state, diagnostics } = await importResource(kind, String(request.id), contextFor);
-      return { imported_resources: state === null ? [] : [{ type_name: type, state: dynamic(state, kind.shape) }], diagnostics };
+      return { imported_resources: state === null ? [] : [{ type_name: type, state: dynamic(state, kind.shape), private: privateAt(Date.now()) }], diagnostics };
     }),
     ValidateDataResourceConfig: (call, callback) => {
       const type = String(call.request.type_name);

@@ -67,7 +67,8 @@ function fromMsgpack(v: unknown): TfValue {
   if (v instanceof ExtData) return TF_UNKNOWN;
   if (Array.isArray(v)) return v.map(fromMsgpack);
   if (v instanceof Map) return Object.fromEntries([...v.entries()].map(([k, x]) => [String(k), fromMsgpack(x)]));
-  if (typeof v === "bigint") return Number(v);
+  // An integer past 2^53 keeps its digits (as cty's own number text), so it is echoed exactly.
+  if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
   if (v !== null && typeof v === "object" && !(v instanceof Uint8Array)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromMsgpack(x)]));
   if (v === undefined) return null;
   return v as TfValue;
@@ -89,7 +90,13 @@ export function readDynamic(value: { msgpack?: Uint8Array | null; json?: Uint8Ar
 
 const UNKNOWN_EXT = new ExtData(0, Uint8Array.of(0));
 
-/** `value` as `shape` wants it: every field of an object present, numbers from numeric strings. */
+/** A number as cty writes one that float64 cannot hold exactly (`0.1`, `1e400`, an integer past 2^53). */
+const NUMBER_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * `value` as `shape` wants it: every field of an object present. A number tofu sent as text stays text:
+ * cty compares numbers exactly, so `0.1` read back as a float64 would be another number to it.
+ */
 function conform(value: TfValue | undefined, shape: Shape): unknown {
   if (value === undefined || value === null) return null;
   if (value === TF_UNKNOWN) return UNKNOWN_EXT;
@@ -97,7 +104,7 @@ function conform(value: TfValue | undefined, shape: Shape): unknown {
     case "string":
       return typeof value === "string" ? value : String(value);
     case "number":
-      return typeof value === "number" ? value : Number(value);
+      return typeof value === "number" || (typeof value === "string" && NUMBER_TEXT.test(value)) ? value : Number(value);
     case "bool":
       return value;
     case "list":
@@ -168,6 +175,9 @@ export function toProgram(value: TfValue, shape: Shape): unknown {
     }
     return out;
   }
+  // A number tofu sent as text is the lifecycles' number (nearest float64; a value past 2^53 is far out of
+  // every range they accept, and text that is no number is NaN, which they refuse).
+  if (shape.kind === "number" && typeof value === "string") return Number(value);
   return value;
 }
 

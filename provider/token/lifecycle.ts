@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { explain } from "../shared/explain";
-import { type CheckResult, type CreateResult, type DiffResult, type Failure, insecureOf, type ProviderContext, type ReadResult, type UpdateResult } from "../shared/lifecycle";
+import { type CheckResult, type CreateResult, type DiffResult, type Failure, insecureOf, nowOf, type ProviderContext, type ReadResult, type UpdateResult } from "../shared/lifecycle";
 import { isUnknown } from "../shared/unknown";
 import { ConfigError, DnsAccountError, InvalidCredentialsError, InvalidGrantError, MfaRequiredError, ProtocolError } from "../../sdk/errors";
 import { refreshToken, tokenRequest } from "../../sdk/auth/grants";
@@ -289,7 +289,7 @@ export async function diff(ctx: ProviderContext, _id: string, olds: TokenOutputs
     }
   }
   if (isUnknown(news.keepers) || !sameKeepers(olds.keepers, news.keepers)) replaces.push("keepers");
-  const now = Date.now();
+  const now = nowOf(ctx);
   const period = news.rotationPeriodSeconds;
   if (typeof period === "number" && now >= Date.parse(olds.issuedAt) + period * 1000) replaces.push("rotationPeriodSeconds");
   if (replaces.length) return { changes: true, replaces, deleteBeforeReplace: false };
@@ -329,7 +329,7 @@ function withoutSettings(olds: TokenOutputs): Omit<TokenOutputs, Settings> {
  */
 export async function update(ctx: ProviderContext, _id: string, olds: TokenOutputs, news: TokenInputs): Promise<UpdateResult<TokenOutputs>> {
   const kept = { ...withoutSettings(olds), ...settings(news, olds.mode === "password") };
-  if (!needsRenewal(olds, news.renewBeforeSeconds, Date.now())) return { outs: kept };
+  if (!needsRenewal(olds, news.renewBeforeSeconds, nowOf(ctx))) return { outs: kept };
   try {
     const set = await refreshToken({ baseUrl: olds.baseUrl, refreshToken: olds.refreshToken, ...insecureOf(ctx) });
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = kept;
@@ -356,7 +356,7 @@ export async function read(ctx: ProviderContext, id: string, props: TokenOutputs
   if (!props?.refreshToken) return {};
   try {
     const set = await refreshToken({ baseUrl: props.baseUrl, refreshToken: props.refreshToken, ...insecureOf(ctx) });
-    if (set.refreshToken === props.refreshToken && !needsRenewal(props, props.renewBeforeSeconds, Date.now())) return { id, props };
+    if (set.refreshToken === props.refreshToken && !needsRenewal(props, props.renewBeforeSeconds, nowOf(ctx))) return { id, props };
     const { accessToken: _a, refreshToken: _r, expiresAt: _e, renewedAt: _n, tokenType: _t, ...base } = props;
     return { id, props: withTokens(base, set) };
   } catch (err) {

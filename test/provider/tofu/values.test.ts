@@ -36,6 +36,22 @@ describe("OpenTofu face: values, words and the offline check", () => {
     assert.equal((out.device_id as ExtData).type, 0);
   });
 
+  it("numbers tofu sends as text (0.1, an integer past 2^53) are numbers to the lifecycles and echoed as the same text", () => {
+    // cty writes a number float64 cannot hold exactly as its text, and compares numbers exactly.
+    const big = 2n ** 53n + 1n;
+    const read = readDynamic({ msgpack: encode({ renew_before_seconds: "0.1", rotation_period_seconds: big }, { useBigInt64: true }) }) as Record<string, TfValue>;
+    assert.equal(read.renew_before_seconds, "0.1");
+    assert.equal(read.rotation_period_seconds, big.toString());
+    const program = toProgram(read, token) as Record<string, unknown>;
+    assert.equal(program.renewBeforeSeconds, 0.1);
+    assert.equal(typeof program.rotationPeriodSeconds, "number");
+    const out = decode(dynamic(read, token).msgpack, { useBigInt64: true }) as Record<string, unknown>;
+    assert.equal(out.renew_before_seconds, "0.1");
+    assert.equal(out.rotation_period_seconds, big.toString());
+    assert.ok(Number.isNaN((toProgram({ renew_before_seconds: "soon" }, token) as Record<string, unknown>).renewBeforeSeconds));
+    assert.equal((decode(dynamic({ renew_before_seconds: 30 }, token).msgpack) as Record<string, unknown>).renew_before_seconds, 30);
+  });
+
   it("to the lifecycles and back: camelCase, nulls left out, unknown as the sentinel, a map's keys as the user wrote them", () => {
     const tf: TfValue = { keepers: { rotation_key: "1", "Mixed-Case": "2" }, rotation_period_seconds: null, refresh_token: TF_UNKNOWN };
     assert.deepEqual(toProgram(tf, token), { keepers: { rotation_key: "1", "Mixed-Case": "2" }, refreshToken: UNKNOWN });
