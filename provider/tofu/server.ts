@@ -183,7 +183,9 @@ function providerHandlers(face: Face): Record<string, Unary> {
     ConfigureProvider: handle("Configuring the provider", async (request) => {
       log("debug", "ConfigureProvider", { terraform_version: String(request.terraform_version) });
       const { known, unknown } = knownValues(providerShape, readDynamic(request.config));
-      const { config: read, failures } = await readConfig(known, { env: fromEnvironment() });
+      // Deferred, the environment's credentials are not held against the block's (a base_url conflict):
+      // the block's own, once known, decide; the apply's ConfigureProvider checks them all.
+      const { config: read, failures } = await readConfig(known, unknown.length > 0 ? {} : { env: fromEnvironment() });
       if (failures.length > 0) return { diagnostics: failureDiagnostics(failures) };
       config = read;
       deferred = unknown;
