@@ -29,6 +29,7 @@ export type ErrorCode =
   | "state_kept"
   | "revocation_unproven"
   | "base_url_conflict"
+  | "stopped"
   | `http_${number}`;
 
 /** What the server said about an error, when it said anything in the documented shape. */
@@ -250,6 +251,22 @@ export class TransportError extends DnsAccountError {
 
 /** Stands in for a field name the API's description does not have (it could be an echoed value). */
 export const UNDOCUMENTED_FIELD = "(undocumented field)";
+
+/**
+ * A call given up because its stop signal was aborted (`code` `stopped`): OpenTofu's StopProvider (the
+ * user's Ctrl-C), or a client's `withStop` signal. What was not sent was not sent; a read or an
+ * idempotent request in flight was cut off; a non-idempotent request already sent was let finish.
+ *
+ * @example
+ * ```ts
+ * try { await client.devices.list(); } catch (e) { if (e instanceof StoppedError) console.log("stopped"); }
+ * ```
+ */
+export class StoppedError extends DnsAccountError {
+  constructor(message = "Stopped before the call could finish (the provider was asked to stop)", init: ErrorInit = {}) {
+    super("stopped", message, init);
+  }
+}
 
 /**
  * Field problems from a validation-error body (`{error_code, fields: [{field, error_code}]}`), keeping

@@ -16,3 +16,17 @@ export function timeoutOf(value: number | undefined, fallback: number): number {
   }
   return value;
 }
+
+/**
+ * Checks a stop signal option: an `AbortSignal`, or undefined for none. Names the option, never the value.
+ *
+ * @example
+ * ```ts
+ * const stop = stopSignalOf(face.signal(), "signal"); // an AbortSignal
+ * ```
+ */
+export function stopSignalOf(value: unknown, field = "signal"): AbortSignal | undefined {
+  if (value === undefined) return undefined;
+  if (!(value instanceof AbortSignal)) throw new ConfigError(`"${field}" must be an AbortSignal`, { field });
+  return value;
+}

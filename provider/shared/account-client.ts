@@ -29,6 +29,16 @@ export type ResourceCredentials = Credentials;
  * ```
  */
 export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): Promise<Client> {
+  return stoppable(ctx, await sharedAccountClient(ctx, credentials, none));
+}
+
+/** `client` stopped by the call's signal (StopProvider), when the call has one. */
+function stoppable(ctx: ProviderContext, client: Client): Client {
+  return ctx.signal === undefined ? client : client.withStop(ctx.signal);
+}
+
+/** The process-wide client of {@link accountClient}, without the call's stop signal. */
+async function sharedAccountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem): Promise<Client> {
   const r = resolve(ctx, credentials, none);
   if (isProblem(r)) throw problemError(r);
   const u = await usableCredentials(r);
@@ -164,22 +174,24 @@ export async function serviceChecks(
   if (failedAlready) return [];
   const failures: Failure[] = [];
   try {
-    const client = await accountClient(ctx, news.credentials);
+    const shared = await sharedAccountClient(ctx, news.credentials, NO_CREDENTIALS);
+    const client = stoppable(ctx, shared);
     if (!ctx.skipCredentialsValidation) {
-      const refused = await validated(client, news.credentials !== undefined);
+      const refused = await validated(shared, client, news.credentials !== undefined);
       if (refused) return [refused];
     }
     if (typeof news.adopt === "string" && !isUnknown(news.adopt) && !(await spec.exists(client, news.adopt))) {
       failures.push({ property: "adopt", reason: `adopt names no ${spec.what} of this account` });
     }
     if (spec.more) failures.push(...(await spec.more(client)));
-  } catch {
-    // unreachable or not allowed: create reports it with the cause
+  } catch (err) {
+    // A stopped plan says so; unreachable or not allowed: create reports it with the cause.
+    if (err instanceof DnsAccountError && err.code === "stopped") throw err;
   }
   return failures;
 }
 
-/** One validation per client, i.e. per process and credential (the client is shared: `sharedClient`). */
+/** One validation per shared client, i.e. per process and credential (`sharedClient`). */
 const validations = new WeakMap<Client, Promise<Failure | undefined>>();
 
 /**
@@ -189,14 +201,22 @@ const validations = new WeakMap<Client, Promise<Failure | undefined>>();
  * service is a failure; any other answer (a 5xx, a quota) is left to the operation that follows. Opt out
  * with `skipCredentialsValidation`.
  */
-function validated(client: Client, own: boolean): Promise<Failure | undefined> {
-  let v = validations.get(client);
+function validated(shared: Client, client: Client, own: boolean): Promise<Failure | undefined> {
+  let v = validations.get(shared);
   if (!v) {
-    v = client.account.limits().then(
+    const asked = client.account.limits().then(
       () => undefined,
-      (err: unknown) => refusal(err, own, client.host),
+      (err: unknown) => {
+        // A stopped validation says nothing of the credentials: the next plan asks again.
+        if (err instanceof DnsAccountError && err.code === "stopped") {
+          if (validations.get(shared) === asked) validations.delete(shared);
+          throw err;
+        }
+        return refusal(err, own, client.host);
+      },
     );
-    validations.set(client, v);
+    v = asked;
+    validations.set(shared, v);
   }
   return v;
 }

@@ -116,6 +116,12 @@ export interface ProviderContext {
    * again at apply decide alike.
    */
   readonly now?: () => number;
+  /**
+   * The call's stop signal (OpenTofu's StopProvider): once it aborts, the call's requests to the service
+   * give up with `stopped` — reads, waits and idempotent requests at once, a create already sent when it
+   * is answered (see `Client.withStop`). Absent: the call runs to its end.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** The context's clock: {@link ProviderContext.now}, else `Date.now()`. */

@@ -14,8 +14,8 @@
  *    (within {@link SHUTDOWN_REVOKE_MS}: go-plugin kills a provider 2 s after Shutdown), on SIGTERM
  *    (../shared/exit-revocation; never on SIGINT), and when tofu is gone without a Shutdown (killed):
  *    a connection to the port closed and tofu is no longer there (./parent), or stderr, a pipe only tofu
- *    reads, broke. The port is the face's own listener, whose connections the gRPC server takes through
- *    grpc-js's connection injector, so that each connection's end is seen.
+ *    reads, broke. The port is the face's own listener, which serve() (./server) takes: the gRPC server
+ *    gets each of its connections through grpc-js's connection injector, and this module sees each end.
  *
  * Nothing here loads the Pulumi plugin's modules, and the Pulumi plugin loads none of these.
  */
@@ -94,11 +94,8 @@ export function start(started?: () => void): void {
     } else {
       log("warn", "serving without TLS (TF_DISABLE_PLUGIN_TLS is set, or no PLUGIN_CLIENT_CERT)");
     }
-    const served = await serve(credentials, newFace(), () => end(SHUTDOWN_REVOKE_MS));
-    // The face's own port, whose connections' ends it sees; the server's own is not announced.
-    served.server.unbind(`127.0.0.1:${served.port}`);
-    const injector = served.server.createConnectionInjector(credentials);
-    const port = await listen((socket) => {
+    // The face's own listener, whose connections' ends it sees; the gRPC server takes each connection from it.
+    const listener = await listen((socket) => {
       // A reset from a killed tofu must not end the process unrevoked; the close below follows it.
       socket.on("error", () => undefined);
       socket.once("close", () => {
@@ -106,8 +103,8 @@ export function start(started?: () => void): void {
         log("debug", "tofu is gone: revoking this process's logins and exiting");
         end();
       });
-      injector.injectConnection(socket);
     });
+    const { port } = serve(credentials, newFace(), () => end(SHUTDOWN_REVOKE_MS), listener);
     announce(handshakeLine(port, cert));
     log("debug", "serving", { address: `127.0.0.1:${port}`, tls: cert !== undefined });
     started?.();
@@ -115,12 +112,12 @@ export function start(started?: () => void): void {
   run().catch((err: unknown) => fail(`terraform-provider-dnsaccount: ${err instanceof Error ? err.message : String(err)}`));
 }
 
-/** Listens on 127.0.0.1, on a port the system picks, handing each connection to `accept`. */
-function listen(accept: (socket: net.Socket) => void): Promise<number> {
-  const server = net.createServer(accept);
+/** Listens on 127.0.0.1, on a port the system picks, showing each connection to `watch` first (the gRPC server takes it next). */
+function listen(watch: (socket: net.Socket) => void): Promise<net.Server> {
+  const server = net.createServer(watch);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port));
+    server.listen(0, "127.0.0.1", () => resolve(server));
   });
 }
 

@@ -12,9 +12,16 @@
  * never a gRPC error: what a call throws is an error diagnostic in tofu's words.
  *
  * StopProvider (tofu's Ctrl-C) aborts the {@link Face.signal} of the calls in flight, then arms a fresh
- * one. The calls in flight are let finish, each within the client's deadlines, rather than cut off: a
- * create cut off after the service made the object would leave it outside every state, and these calls
- * are short. tofu starts no new call on a provider it stopped, and ends it with Shutdown.
+ * one, as terraform-plugin-go cancels every request's context. Each call takes the signal when it starts
+ * (its context's `signal`) and its requests give up with `stopped` once it aborts: reads, plans, logins,
+ * retry and Retry-After waits and idempotent requests at once; a create (POST) already sent is let finish,
+ * so the object it made is recorded (state, or a partial create's tainted state) and never left outside
+ * every state. Its later steps are not sent: a stopped multi-step create ends as a partial create.
+ *
+ * A provider block with values not known yet (an attribute of a resource not created yet) configures the
+ * provider "deferred": its service checks at plan are skipped, as with `skip_credentials_validation`, with
+ * a warning that says why; a refresh keeps the state as it is; an apply, a data source or an import
+ * with values still unknown fails naming them, rather than calling the service with other credentials.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
@@ -26,7 +33,8 @@ import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
 import { applyResource, type ContextFor, importResource, planResource, privateAt, readDataSource, readResource, servedKinds, validateResource } from "./resources";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics, tofuWords } from "./words";
 import { terraformSchema } from "./schema";
-import { blockShape, dynamic, readDynamic, type Shape, type TfValue, toProgram } from "./values";
+import { blockShape, dynamic, readDynamic, type Shape, type TfValue, tfName, toProgram } from "./values";
+import type net from "node:net";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- messages are the loader's plain objects */
 
@@ -82,8 +90,39 @@ function unknownType(kind: "resource" | "data source", typeName: string): Diagno
 
 /** The provider block's values (known ones only) as the Pulumi faces' configuration keys. */
 function providerValues(shape: Shape, config: TfValue): Record<string, unknown> {
+  return knownValues(shape, config).known;
+}
+
+/** The provider block's known values (the Pulumi faces' keys), and the attributes not known yet (tofu's names). */
+function knownValues(shape: Shape, config: TfValue): { known: Record<string, unknown>; unknown: string[] } {
   const program = (toProgram(config, shape) ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(program).filter(([, v]) => !containsUnknown(v)));
+  const known: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [k, v] of Object.entries(program)) {
+    if (containsUnknown(v)) unknown.push(tfName(k));
+    else known[k] = v;
+  }
+  return { known, unknown: unknown.sort() };
+}
+
+/** The provider block's attributes in words: `api_key`, `api_key and username`. */
+function attributeList(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/**
+ * The error diagnostic of a call that needs the service while the provider block still holds values not
+ * known yet (`deferred`): it names them, and does not call the service with other credentials.
+ */
+function deferredError(summary: string, deferred: readonly string[]): Diagnostic {
+  const which = attributeList(deferred);
+  return {
+    severity: "ERROR",
+    summary,
+    detail:
+      `The provider block's ${which} ${deferred.length === 1 ? "is" : "are"} not known yet (${deferred.length === 1 ? "it comes" : "they come"} from a resource not applied yet), ` +
+      "so the provider cannot call the service with the credentials it was given. Apply the resource it comes from first (tofu apply -target=…), or give the provider known values.",
+  };
 }
 
 /** The tfplugin6.Provider handlers. */
@@ -92,21 +131,27 @@ function providerHandlers(face: Face): Record<string, Unary> {
   const kinds = servedKinds(schema);
   const providerShape = blockShape(schema.provider.block);
   let config: PluginConfig = { fields: {}, allowInsecureHttp: false };
-  const contextFor: ContextFor = (warnings) => ({
-    config: config.fields,
-    allowInsecureHttp: config.allowInsecureHttp,
-    skipCredentialsValidation: config.skipCredentialsValidation === true,
-    warn: (message) => {
-      log("warn", message);
-      warnings.push({ severity: "WARNING", summary: tofuWords(message), detail: "" });
-    },
-  });
-  /** Runs a handler; what it throws becomes an error diagnostic (the package's errors name fields, never values). */
+  /** The provider block's attributes not known yet at ConfigureProvider (tofu's names): empty when none. */
+  let deferred: string[] = [];
+  /** The contexts of one call: the provider's configuration and the call's stop signal (`offline` too when the service must not be asked). */
+  const contextFor =
+    (signal: AbortSignal, offline = false): ContextFor =>
+    (warnings) => ({
+      config: config.fields,
+      allowInsecureHttp: config.allowInsecureHttp,
+      skipCredentialsValidation: config.skipCredentialsValidation === true,
+      signal,
+      ...(offline ? { offline: true } : {}),
+      warn: (message) => {
+        log("warn", message);
+        warnings.push({ severity: "WARNING", summary: tofuWords(message), detail: "" });
+      },
+    });
+  /** Runs a handler with the call's stop signal; what it throws becomes an error diagnostic (the package's errors name fields, never values). */
   const handle =
-    (name: string, fn: (request: any) => Promise<Record<string, unknown>>): Unary =>
+    (name: string, fn: (request: any, signal: AbortSignal) => Promise<Record<string, unknown>>): Unary =>
     (call, callback) => {
-      face.signal();
-      fn(call.request).then(
+      fn(call.request, face.signal()).then(
         (response) => callback(null, response),
         (err: unknown) => callback(null, { diagnostics: [errorDiagnostic(`${name} failed`, err)] }),
       );
@@ -137,15 +182,33 @@ function providerHandlers(face: Face): Record<string, Unary> {
     }),
     ConfigureProvider: handle("Configuring the provider", async (request) => {
       log("debug", "ConfigureProvider", { terraform_version: String(request.terraform_version) });
-      const { config: read, failures } = await readConfig(providerValues(providerShape, readDynamic(request.config)), { env: fromEnvironment() });
+      const { known, unknown } = knownValues(providerShape, readDynamic(request.config));
+      // Deferred, the environment's credentials are not held against the block's (a base_url conflict):
+      // the block's own, once known, decide; the apply's ConfigureProvider checks them all.
+      const { config: read, failures } = await readConfig(known, unknown.length > 0 ? {} : { env: fromEnvironment() });
       if (failures.length > 0) return { diagnostics: failureDiagnostics(failures) };
       config = read;
-      return { diagnostics: [] };
+      deferred = unknown;
+      if (unknown.length === 0) return { diagnostics: [] };
+      const which = attributeList(unknown);
+      log("info", "ConfigureProvider: deferred", { unknown: which });
+      return {
+        diagnostics: [
+          {
+            severity: "WARNING",
+            summary: "Provider configured with values not known yet",
+            detail:
+              `The provider block's ${which} ${unknown.length === 1 ? "is" : "are"} not known until the resource ${unknown.length === 1 ? "it comes" : "they come"} from is applied: ` +
+              "this plan does not check the credentials against the service (as with skip_credentials_validation) and does not refresh what the provider manages. " +
+              `An apply that still finds ${which} unknown fails.`,
+          },
+        ],
+      };
     }),
-    ValidateResourceConfig: handle("Validating the resource", async (request) => {
+    ValidateResourceConfig: handle("Validating the resource", async (request, signal) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
-      return { diagnostics: await validateResource(kind, readDynamic(request.config), contextFor) };
+      return { diagnostics: await validateResource(kind, readDynamic(request.config), contextFor(signal)) };
     }),
     UpgradeResourceState: handle("Upgrading the state", async (request) => {
       const kind = resource(String(request.type_name));
@@ -155,40 +218,47 @@ function providerHandlers(face: Face): Record<string, Unary> {
       const state = raw && raw.length > 0 ? (JSON.parse(raw.toString("utf8")) as TfValue) : null;
       return { upgraded_state: dynamic(state, kind.shape), diagnostics: [] };
     }),
-    ReadResource: handle("Reading the resource", async (request) => {
+    ReadResource: handle("Reading the resource", async (request, signal) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
+      // Deferred: the state stays as it is (ConfigureProvider's warning said the plan does not refresh).
+      if (deferred.length > 0) return { new_state: request.current_state, diagnostics: [], private: request.private };
       const at = Date.now();
-      const { state, diagnostics } = await readResource(kind, readDynamic(request.current_state), contextFor, at);
+      const { state, diagnostics } = await readResource(kind, readDynamic(request.current_state), contextFor(signal), at);
       return { new_state: dynamic(state, kind.shape), diagnostics, private: privateAt(at) };
     }),
-    PlanResourceChange: handle("Planning the change", async (request) => {
+    PlanResourceChange: handle("Planning the change", async (request, signal) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
-      const plan = await planResource(kind, readDynamic(request.prior_state), readDynamic(request.proposed_new_state), readDynamic(request.config), contextFor, request.prior_private);
+      // Deferred: no service check (the credentials are not known yet), as skip_credentials_validation.
+      const plan = await planResource(kind, readDynamic(request.prior_state), readDynamic(request.proposed_new_state), readDynamic(request.config), contextFor(signal, deferred.length > 0), request.prior_private);
       return { planned_state: dynamic(plan.planned, kind.shape), requires_replace: plan.requiresReplace, diagnostics: plan.diagnostics, planned_private: request.prior_private };
     }),
-    ApplyResourceChange: handle("Applying the change", async (request) => {
+    ApplyResourceChange: handle("Applying the change", async (request, signal) => {
       const kind = resource(String(request.type_name));
       if (!kind) return { diagnostics: [unknownType("resource", String(request.type_name))] };
-      const { state, diagnostics } = await applyResource(kind, readDynamic(request.prior_state), readDynamic(request.planned_state), readDynamic(request.config), contextFor, request.planned_private);
+      if (deferred.length > 0) return { new_state: request.prior_state, diagnostics: [deferredError(`Applying ${kind.tfType} failed`, deferred)], private: request.planned_private };
+      const { state, diagnostics } = await applyResource(kind, readDynamic(request.prior_state), readDynamic(request.planned_state), readDynamic(request.config), contextFor(signal), request.planned_private);
       return { new_state: dynamic(state, kind.shape), diagnostics, private: privateAt(Date.now()) };
     }),
-    ImportResourceState: handle("Importing the resource", async (request) => {
+    ImportResourceState: handle("Importing the resource", async (request, signal) => {
       const type = String(request.type_name);
       const kind = resource(type);
       if (!kind) return { imported_resources: [], diagnostics: [unknownType("resource", type)] };
-      const { state, diagnostics } = await importResource(kind, String(request.id), contextFor);
+      if (deferred.length > 0) return { imported_resources: [], diagnostics: [deferredError(`Importing ${type} failed`, deferred)] };
+      const { state, diagnostics } = await importResource(kind, String(request.id), contextFor(signal));
       return { imported_resources: state === null ? [] : [{ type_name: type, state: dynamic(state, kind.shape), private: privateAt(Date.now()) }], diagnostics };
     }),
     ValidateDataResourceConfig: (call, callback) => {
       const type = String(call.request.type_name);
       callback(null, { diagnostics: dataSource(type) ? [] : [unknownType("data source", type)] });
     },
-    ReadDataSource: handle("Reading the data source", async (request) => {
-      const kind = dataSource(String(request.type_name));
-      if (!kind) return { diagnostics: [unknownType("data source", String(request.type_name))] };
-      const { state, diagnostics } = await readDataSource(kind, readDynamic(request.config), contextFor);
+    ReadDataSource: handle("Reading the data source", async (request, signal) => {
+      const type = String(request.type_name);
+      const kind = dataSource(type);
+      if (!kind) return { diagnostics: [unknownType("data source", type)] };
+      if (deferred.length > 0) return { diagnostics: [deferredError(`Reading data source ${type} failed`, deferred)] };
+      const { state, diagnostics } = await readDataSource(kind, readDynamic(request.config), contextFor(signal));
       return { state: dynamic(state, kind.shape), diagnostics };
     }),
     StopProvider: (_call, callback) => {
@@ -209,7 +279,7 @@ function unimplementedStream(what: string): (call: grpc.ServerWritableStream<any
  *
  * @example
  * ```ts
- * const { port, server }: Served = await serve(credentials, newFace(), () => process.exit(0));
+ * const { port, server }: Served = serve(credentials, newFace(), () => process.exit(0), listener);
  * ```
  */
 export interface Served {
@@ -218,16 +288,21 @@ export interface Served {
 }
 
 /**
- * Starts the gRPC server on 127.0.0.1, on a port the system picks, with `credentials` (mTLS, or plain
- * when TLS is off); `onShutdown` runs once go-plugin's Shutdown has been answered and the connections
- * have closed.
+ * Serves the gRPC server on `listener`, a `net.Server` already listening (main.ts's, on 127.0.0.1): each
+ * connection it accepts is handed to the server through grpc-js's connection injector, with
+ * `credentials` (mTLS, or plain when TLS is off), so the listener's owner sees every connection and its
+ * end (tofu's death, ./parent). `onShutdown` runs once go-plugin's Shutdown has been answered and the
+ * connections have closed; the listener is closed then.
  *
  * @example
  * ```ts
- * const { port } = await serve(grpc.ServerCredentials.createInsecure(), newFace(), () => process.exit(0));
+ * const listener = net.createServer().listen(0, "127.0.0.1");
+ * const { port } = serve(grpc.ServerCredentials.createInsecure(), newFace(), () => process.exit(0), listener);
  * ```
  */
-export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdown: () => void): Promise<Served> {
+export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdown: () => void, listener: net.Server): Served {
+  const address = listener.address();
+  if (address === null || typeof address === "string") throw new Error("serve() takes a TCP listener that is already listening");
   const loaded = grpc.loadPackageDefinition(protoLoader.fromJSON(PROTOCOL, LOADER_OPTIONS)) as any;
   // As the Pulumi plugin: a DNS server's rules come in several times in one plan (prior, proposed, config).
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
@@ -237,6 +312,7 @@ export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdow
       log("debug", "Shutdown: the client is done with the provider");
       face.stop("tofu shut the provider down");
       callback(null, {});
+      listener.close();
       server.tryShutdown(() => onShutdown());
     },
   });
@@ -245,7 +321,11 @@ export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdow
   server.addService(loaded.grpc.health.v1.Health.service, {
     Check: (_call: unknown, callback: grpc.sendUnaryData<any>) => callback(null, { status: "SERVING" }),
   });
-  return new Promise((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", credentials, (err, port) => (err ? reject(err) : resolve({ port, server })));
+  const injector = server.createConnectionInjector(credentials);
+  listener.on("connection", (socket: net.Socket) => {
+    injector.injectConnection(socket);
+    // A connection accepted paused (pauseOnConnect) is the HTTP/2 session's now: let it read.
+    socket.resume();
   });
+  return { port: address.port, server };
 }

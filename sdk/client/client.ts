@@ -25,6 +25,8 @@ import { ConfigError, fieldProblems, HttpError, InvalidApiKeyError, serverDetail
 import { type Operation, parseOperations } from "./operations";
 import { joinPath, operationPath } from "./path";
 import { backoffDelay, isTransient, isTransientStatus, sleep } from "../http/retry";
+import { sleepUnlessStopped, stoppedBy, untilStopped } from "../http/stop";
+import { stopSignalOf } from "../options";
 import type { Session } from "../session";
 import type { ClientOptions } from "../config/client-input";
 import { type ClientConfig, resolveClientConfig } from "../config/client";
@@ -88,9 +90,14 @@ export class Client {
   readonly #config: ClientConfig;
   readonly #session: Session | undefined;
   readonly #apiKey: string | undefined;
-  /** Set once the server refused the API key: later calls fail without sending it again. */
-  #apiKeyRefused = false;
-  #operations: Promise<Operation[]> | undefined;
+  /** What the client and its {@link Client.withStop} views share: the API key's refusal, the operations. */
+  #shared: SharedState = { apiKeyRefused: false, operations: undefined };
+  /** A view's stop signal (undefined on a client made by `createClient`): see {@link Client.withStop}. */
+  #stop: AbortSignal | undefined;
+  /** The views of this client by stop signal, made on first use. */
+  #views: WeakMap<AbortSignal, Client> | undefined;
+  /** Set on a view: its `close()` leaves the client's connections and session alone. */
+  #isView = false;
 
   /** Resolves `options` once into the configuration every call reads; a resolved one is taken as it is. */
   constructor(options: ClientOptions | ClientConfig) {
@@ -98,6 +105,35 @@ export class Client {
     this.#config = config;
     this.#apiKey = config.auth.kind === "apiKey" ? config.auth.apiKey : undefined;
     this.#session = config.auth.kind === "session" ? config.auth.session : undefined;
+  }
+
+  /**
+   * This client, stopped by `signal`: the same configuration, session, connections and API-key state,
+   * and every request it makes gives up with a `stopped` {@link StoppedError} once `signal` aborts —
+   * retry and Retry-After waits and the wait for a login at once, a GET/PUT/DELETE (idempotent) in flight
+   * cut off; a POST already sent is let finish (its outcome is known), and none is sent after. One view per
+   * signal; its `close()` does nothing (close the client). The OpenTofu face gives each call its
+   * StopProvider signal this way.
+   *
+   * @example
+   * ```ts
+   * const stoppable = client.withStop(controller.signal);
+   * controller.abort(); // stoppable.devices.list() now rejects with code "stopped"
+   * ```
+   */
+  withStop(signal: AbortSignal): Client {
+    const stop = stopSignalOf(signal)!;
+    if (this.#isView) throw new ConfigError("withStop is a method of the client, not of a view", { field: "signal" });
+    this.#views ??= new WeakMap();
+    let view = this.#views.get(stop);
+    if (!view) {
+      view = new Client(this.#config);
+      view.#shared = this.#shared;
+      view.#stop = stop;
+      view.#isView = true;
+      this.#views.set(stop, view);
+    }
+    return view;
   }
 
   /** The session that supplies access tokens. An API-key client has none: reading it is a ConfigError. */
@@ -166,11 +202,12 @@ export class Client {
    * older `/static/swagger/openapi.json` when the first answers 404. Redirects are not followed.
    */
   operations(): Promise<Operation[]> {
-    this.#operations ??= this.#loadOperations().catch((err: unknown) => {
-      this.#operations = undefined;
+    const shared = this.#shared;
+    shared.operations ??= this.#loadOperations().catch((err: unknown) => {
+      shared.operations = undefined;
       throw err;
     });
-    return this.#operations;
+    return shared.operations;
   }
 
   /**
@@ -211,6 +248,7 @@ export class Client {
 
   /** Releases connections (when the client owns its agent) and stops its own session's timer. */
   async close(): Promise<void> {
+    if (this.#isView) return;
     const { auth, ownsDispatcher, dispatcher } = this.#config;
     if (auth.kind === "session" && auth.owned) auth.session.close();
     if (ownsDispatcher) await dispatcher.close();
@@ -230,6 +268,7 @@ export class Client {
         dispatcher,
         timeoutMs,
         maxBodyBytes,
+        signal: this.#stop,
       });
       if (res.status !== 404) break;
     }
@@ -262,16 +301,23 @@ export class Client {
     }
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const target = { origin: config.endpoint.origin, path };
+    // A view's stop signal (withStop); undefined on a plain client, which then allocates nothing for it.
+    const stop = this.#stop;
+    // An idempotent request in flight is cut off by it; a non-idempotent one is only never sent after it.
+    const signal = stop === undefined || !IDEMPOTENT.has(method) ? options.signal : options.signal === undefined ? stop : AbortSignal.any([options.signal, stop]);
     let replayed = false;
     for (let attempt = 0; ; ) {
+      if (stop?.aborted) throw stoppedBy(stop);
       let token: string | undefined;
       let authorization: string;
       if (this.#apiKey !== undefined) {
-        if (this.#apiKeyRefused) throw new InvalidApiKeyError();
+        if (this.#shared.apiKeyRefused) throw new InvalidApiKeyError();
         authorization = `ApiKey ${this.#apiKey}`;
       } else {
         const session = this.#session!;
-        token = session.currentToken() ?? (await session.accessToken());
+        // A login is not cut off (its tokens stay with the session, which revokes them): only the wait is.
+        token = session.currentToken() ?? (await (stop === undefined ? session.accessToken() : untilStopped(session.accessToken(), stop)));
+        if (stop?.aborted) throw stoppedBy(stop);
         authorization = `Bearer ${token}`;
       }
       let res: RawResponse;
@@ -286,19 +332,20 @@ export class Client {
           body,
           dispatcher: config.dispatcher,
           timeoutMs: config.timeoutMs,
-          signal: options.signal,
+          signal,
           maxBodyBytes: options.budget === undefined ? config.maxBodyBytes : Math.max(0, Math.min(config.maxBodyBytes, options.budget.remaining)),
         });
       } catch (err) {
+        if (stop !== undefined && stop.aborted && err === stop.reason) throw stoppedBy(stop);
         const delay = mayRetry && isTransient(err) && attempt < policy.retries ? backoffDelay(policy, attempt) : undefined;
         if (delay === undefined) throw err;
-        await sleep(delay);
+        await (stop === undefined ? sleep(delay) : sleepUnlessStopped(delay, stop));
         attempt++;
         continue;
       }
       if (res.status === 401 && this.#apiKey !== undefined) {
         // Nothing to refresh: the key was deleted or never existed. Terminal, and remembered.
-        this.#apiKeyRefused = true;
+        this.#shared.apiKeyRefused = true;
         const server = serverDetails(tryJson(res));
         throw new InvalidApiKeyError({ status: 401, ...(server ? { server } : {}) });
       }
@@ -311,7 +358,7 @@ export class Client {
       if (mayRetry && attempt < policy.retries && isTransientStatus(res.status)) {
         const delay = backoffDelay(policy, attempt, parseRetryAfter(header(res, "retry-after"), config.clock.now()));
         if (delay !== undefined) {
-          await sleep(delay);
+          await (stop === undefined ? sleep(delay) : sleepUnlessStopped(delay, stop));
           attempt++;
           continue;
         }
@@ -321,6 +368,13 @@ export class Client {
       return parseApiResponse(res, method, options.schema, config.clock.now());
     }
   }
+}
+
+/** What a client and its views share. */
+interface SharedState {
+  /** Set once the server refused the API key: later calls fail without sending it again. */
+  apiKeyRefused: boolean;
+  operations: Promise<Operation[]> | undefined;
 }
 
 // One count per process, shared by every copy of the package (a program and a provider host may each
