@@ -19,11 +19,14 @@
 // each platform is kept). The zip is the same bytes for the same executable: one entry, its time fixed
 // (1980-01-01 00:00, DOS time, whatever the build machine's time zone), Unix mode 0755, no extra fields.
 //
-// A registry release signs the SHA256SUMS file (a detached `.sig`, made with a GPG key made at release
-// time; docs/development.md): nothing here signs.
+// A registry release signs the SHA256SUMS file: `--sign-key <fingerprint>` makes the detached
+// `<stem>_<v>_SHA256SUMS.sig` with that key of the release machine's GnuPG keyring (a key made for releases;
+// its passphrase, if any, from GPG_PASSPHRASE, never an argument). Without it nothing is signed. The key
+// and its passphrase are the release's secrets and never in the repository (docs/opentofu.md).
 //
 // One executable per face: the Pulumi plugin and this provider are separate executables (their names,
 // their downloads and their code are separate; each carries only its own face's bundle).
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -239,10 +242,43 @@ export async function packageTofu({ platforms = ["linux-amd64"], outDir = path.j
   return { zips, sums, manifest, mirror };
 }
 
+/** A GPG key's fingerprint (or long key id): what `--sign-key` takes. */
+const FINGERPRINT = /^[0-9A-Fa-f]{16,40}$/;
+
+/**
+ * Signs `sums` as the registries want it: a binary detached signature beside it (`<sums>.sig`), made by
+ * `gpg` with the key `keyId` (a fingerprint) of the keyring `GNUPGHOME` names. The passphrase, if the key has
+ * one, goes to gpg on its standard input, never as an argument (which `ps` shows). Resolves the `.sig` path.
+ *
+ * @param {string} sums
+ * @param {{ keyId: string, passphrase?: string, gpg?: string, env?: NodeJS.ProcessEnv }} options
+ */
+export function signSums(sums, { keyId, passphrase, gpg = "gpg", env = process.env }) {
+  if (!FINGERPRINT.test(keyId)) throw new Error("--sign-key must be the key's fingerprint (16 to 40 hex digits)");
+  const sig = `${sums}.sig`;
+  rmSync(sig, { force: true });
+  const args = ["--batch", "--yes", "--no-tty", "--local-user", keyId, "--detach-sign", "--output", sig];
+  if (passphrase !== undefined) args.splice(3, 0, "--pinentry-mode", "loopback", "--passphrase-fd", "0");
+  execFileSync(gpg, [...args, sums], { env, input: passphrase ?? "", stdio: ["pipe", "ignore", "pipe"] });
+  return sig;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { platforms, outDir } = cliOptions();
-  packageTofu({ platforms, outDir }).catch((err) => {
-    console.error(`package:tofu: ${err.message}`);
-    process.exit(1);
-  });
+  const at = process.argv.indexOf("--sign-key");
+  const keyId = at >= 0 ? (process.argv[at + 1] ?? "") : undefined;
+  if (keyId !== undefined && !FINGERPRINT.test(keyId)) {
+    console.error("package:tofu: --sign-key must be the key's fingerprint (16 to 40 hex digits)");
+    process.exit(2);
+  }
+  packageTofu({ platforms, outDir })
+    .then(({ sums }) => {
+      if (keyId === undefined) return;
+      const sig = signSums(sums, { keyId, passphrase: process.env.GPG_PASSPHRASE });
+      console.log(`${path.relative(process.cwd(), sig)}: signed by ${keyId}`);
+    })
+    .catch((err) => {
+      console.error(`package:tofu: ${err.message}`);
+      process.exit(1);
+    });
 }

@@ -523,6 +523,30 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       }),
     ),
     {
+      title: "OpenTofu release: the signing key, made once on the release machine",
+      lang: "sh",
+      first: "gpg --quick-gen-key",
+      notRun:
+        "it makes a key of the reader's own keyring and asks for its passphrase; test/scripts/package-tofu-sign.test.ts makes a key of the same kind (ed25519, signing only) in a keyring of its own and signs and verifies with it; here the block's key kind is checked to be that one",
+      async run(block) {
+        assert.match(block.text, /^gpg --quick-gen-key "[^"]+" ed25519 sign \S+$/m);
+        assert.match(block.text, /^gpg --armor --export <fingerprint> > \S+/m);
+        assert.match(readFileSync(path.join(root, "test", "scripts", "package-tofu-sign.test.ts"), "utf8"), /"--quick-gen-key", "[^"]+", "ed25519", "sign"/);
+      },
+    },
+    {
+      title: "OpenTofu release: build and sign with --sign-key, the passphrase from the environment",
+      lang: "sh",
+      first: "GPG_PASSPHRASE=... npm run package:tofu",
+      notRun:
+        "it builds three platforms' executables (minutes) and needs the release key; test/scripts/package-tofu-sign.test.ts signs with the script's signSums and a throwaway key, and here the block's flags are checked against the script's",
+      async run(block) {
+        const script = readFileSync(path.join(root, "scripts", "package-tofu.mjs"), "utf8");
+        for (const flag of block.text.match(/--[a-z-]+/g) ?? []) if (flag !== "--") assert.ok(script.includes(`"${flag}"`) || flag === "--platform", `package-tofu.mjs reads ${flag}`);
+        assert.ok(script.includes("process.env.GPG_PASSPHRASE"));
+      },
+    },
+    {
       title: "Pulumi YAML: a server and a device",
       lang: "yaml",
       first: "resources:",
