@@ -130,6 +130,8 @@ describe("tofu: dns-account export --format hcl, imported under the real tofu", 
     assert.equal(r.stderr, "");
     exported = r.stdout;
     outputs.push(exported);
+    assert.doesNotMatch(exported, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/u, "no raw control, bidi or format character (Trojan Source)");
+    assert.ok(exported.includes('"bidi \\u202Eevil\\u202C"') && exported.includes('"$${file(\\"/etc/passwd\\")}"'), "names are escaped, not dropped");
     assert.equal(exported.match(/^import \{$/gm)?.length, total, "an import block for each object");
     assert.equal(exported.match(/^resource "dnsaccount_\w+" "\w+" \{/gm)?.length, total, "a resource block for each object");
     // The file as it is, its own terraform block included (project.write would add a second one).
