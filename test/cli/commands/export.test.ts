@@ -387,7 +387,7 @@ process.on("beforeExit", () => { if (!printed) { printed = true; console.log(JSO
   it("--format other is a usage error (exit 2); --help promises no more than the managed properties", async () => {
     const r = await cli(["export", "--format", "yaml"], env);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /--format must be import, typescript or seed/);
+    assert.match(r.stderr, /--format must be import, typescript, hcl or seed/);
     const help = (await cli(["export", "--help"], {})).stdout;
     assert.doesNotMatch(help, /every setting/);
     assert.match(help, /every property the resources manage/);
