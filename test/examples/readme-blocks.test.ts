@@ -523,6 +523,19 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       }),
     ),
     {
+      title: "OpenTofu: an existing account to HCL (export --format hcl, init, plan, apply)",
+      lang: "sh",
+      first: "dns-account export --format hcl > account.tf",
+      notRun:
+        "it needs tofu: test/tofu/export-hcl.test.ts (npm run test:tofu) runs these steps against the emulator (export, init, plan with only imports, apply, a plan with no changes); here the block's commands are checked against the CLI's usage",
+      async run(block) {
+        assert.match(block.text, /^tofu init$/m);
+        assert.match(block.text, /^tofu plan\b/m);
+        assert.match(readFileSync(path.join(root, "cli", "commands", "export.ts"), "utf8"), /--format import\|typescript\|hcl\|seed|hcl/);
+        assert.ok(existsSync(path.join(root, "test", "tofu", "export-hcl.test.ts")));
+      },
+    },
+    {
       title: "OpenTofu release: the signing key, made once on the release machine",
       lang: "sh",
       first: "gpg --quick-gen-key",
