@@ -5,10 +5,9 @@
  */
 import { DnsAccountError } from "../../sdk/errors";
 import type { Failure } from "../shared/lifecycle";
-import { type Document, schema as packageSchema } from "../schema/shape";
 import { type CredentialWords, ENV_KEYS } from "../credentials";
 import type { SurfaceWords } from "../shared/lifecycle";
-import { dataSourceType, resourceType, snake } from "./schema";
+import { resourceType, snake, tofuNames } from "./schema";
 import { tfName } from "./values";
 
 /** A tfplugin6 diagnostic, as the loader's plain object. */
@@ -40,12 +39,6 @@ export function attributePath(property: string): NonNullable<Diagnostic["attribu
 
 /** How tofu allows plain http to a host other than loopback. */
 const INSECURE = "set allow_insecure_http = true in the provider block (or DNS_ACCOUNT_ALLOW_INSECURE_HTTP=true)";
-
-/** The package's functions by name (`the getAccountLimits function`, or the bare name), for {@link tofuWords}. */
-const FUNCTION_NAMES = new RegExp(`(?:the )?\\b(${Object.keys(packageSchema.functions).map((t) => t.split(":").pop()).join("|")})\\b(?: function)?`, "g");
-
-/** The package's resource types by name (`DnsServer`), for {@link tofuWords}: never a tofu type's part. */
-const TYPE_NAMES = new RegExp(`(?<![A-Za-z0-9_.:])(${Object.keys(packageSchema.resources).map((t) => t.split(":").pop()).join("|")})\\b`, "g");
 
 /** What the SDK says of an MFA code the service refused, or of one it wanted (a password login's errors). */
 const MFA_REFUSED = /rejected the MFA code|\bmfa_required\b|\b2fa_(?:invalid|required)\b/i;
@@ -102,7 +95,7 @@ export const TOFU_WORDS: SurfaceWords = {
   noCredentials: (who) =>
     who === "token"
       ? `No credentials: give the dnsaccount_token a refresh_token, or set them in ${PROVIDER_BLOCK}, or set ${ENVIRONMENT}`
-      : `No credentials: give the ${who === "call" ? "data source" : "resource"} a credentials block (api_key, or a dnsaccount_token's base_url and refresh_token), ` +
+      : `No credentials: give the ${who === "call" ? "data source" : "resource"} a credentials block (a dnsaccount_token's base_url and refresh_token), ` +
         `or set them in ${PROVIDER_BLOCK}, or set ${ENVIRONMENT}`,
   kept: (type, id) => {
     const tf = resourceType(type);
@@ -113,9 +106,6 @@ export const TOFU_WORDS: SurfaceWords = {
   tokenCredentials: TOKEN_CREDENTIALS,
   accountCredentials: ACCOUNT_CREDENTIALS,
 };
-
-/** A camelCase name of the package's schema (one with a capital), for {@link tofuWords}. */
-let camelNames: RegExp | undefined;
 
 /**
  * A message of the lifecycles, the credential resolver or the SDK in tofu's names: program properties in
@@ -134,11 +124,7 @@ let camelNames: RegExp | undefined;
 export function tofuWords(text: string): string {
   // A password login of the provider block refused for its MFA code: tofu's phases each log in.
   if (MFA_REFUSED.test(text) && !text.includes(MFA_CODE_REFUSED_MARK)) text = `${text}. ${TOFU_MFA}`;
-  if (!camelNames) {
-    const names = [...new Set(collectNames(packageSchema))].filter((n) => /[A-Z]/.test(n)).sort((a, b) => b.length - a.length);
-    camelNames = new RegExp(`(?<![A-Za-z0-9_:-])(${names.join("|")})(?![A-Za-z0-9_])`, "g");
-  }
-  return text
+  const said = text
     .replace(/the provider's (\w+), dns-account:\1,/g, (_m, k: string) => `${snake(k)} in the provider block,`)
     .replace(/the provider's (\w+) \(dns-account:\1\)/g, (_m, k: string) => `${snake(k)} in the provider block`)
     .replace(/ \(or the mfaToken argument\)/g, "")
@@ -147,19 +133,8 @@ export function tofuWords(text: string): string {
     .replace(/\bstack config\b/g, "the provider block")
     .replace(/\bresource args\b/g, "resource arguments")
     // The SDK's way to allow plain http (a base URL's check), as the CLI rewrites it for its flags.
-    .replace(/\bset allowInsecureHttp\b/g, INSECURE)
-    // The package's functions are data sources here; its resource types, tofu's types.
-    .replace(FUNCTION_NAMES, (_m, name: string) => `the ${dataSourceType(name)} data source`)
-    .replace(TYPE_NAMES, (_m, name: string) => resourceType(name))
-    .replace(camelNames, (n) => snake(n));
-}
-
-function collectNames(schema: Document): string[] {
-  const out: string[] = Object.keys(schema.config.variables);
-  for (const r of Object.values(schema.resources)) out.push(...Object.keys(r.inputProperties), ...Object.keys(r.properties));
-  for (const t of Object.values(schema.types)) out.push(...Object.keys(t.properties ?? {}));
-  for (const f of Object.values(schema.functions)) out.push(...Object.keys(f.inputs.properties ?? {}), ...Object.keys(f.outputs.properties ?? {}));
-  return out;
+    .replace(/\bset allowInsecureHttp\b/g, INSECURE);
+  return tofuNames(said);
 }
 
 /**

@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Emulator, startEmulator } from "../../../emulator";
 import type { ProviderContext } from "../../../provider/shared/lifecycle";
 import { applyResource, planResource, readDataSource, servedKinds, validateResource } from "../../../provider/tofu/resources";
-import { terraformSchema } from "../../../provider/tofu/schema";
+import { type TfBlock, terraformSchema, tofuDescription } from "../../../provider/tofu/schema";
 import { fromProgram, type TfValue } from "../../../provider/tofu/values";
 import { type Diagnostic, errorDiagnostic, TOFU_MFA, TOFU_WORDS, tofuWords } from "../../../provider/tofu/words";
 import { schema as packageSchema } from "../../../provider/schema/shape";
@@ -46,7 +46,8 @@ const shown = (d: Diagnostic): string => `${d.summary}: ${d.detail}`;
 /** Asserts that no message holds a Pulumi-only word, naming the message and the word. */
 function assertTofuWords(messages: readonly string[]): void {
   assert.ok(messages.length > 0, "no message was collected");
-  for (const m of messages) for (const [what, re] of PULUMI_ONLY) assert.doesNotMatch(m, re, `${what} in: ${m}`);
+  // A brand's own spelling is no property name.
+  for (const m of messages) for (const [what, re] of PULUMI_ONLY) assert.doesNotMatch(m.replace(/\biCloud\b/g, "icloud"), re, `${what} in: ${m}`);
 }
 
 /**
@@ -111,7 +112,7 @@ describe("OpenTofu face: every message in tofu's words", function () {
       const c = config(type, type === "dnsaccount_device" ? { name: "d", deviceType: "LINUX", dnsServerId: "s" } : type === "dnsaccount_dns_server" ? { name: "s" } : {});
       const plan = await planResource(kind(type), null, c, c, contextOf({}));
       const said = plan.diagnostics.map(shown).join("\n");
-      assert.match(said, /No credentials: give the resource a credentials block \(api_key, or a dnsaccount_token's base_url and refresh_token\), or set them in the provider block \(api_key; username with password; refresh_token; profile; credential_command\)/);
+      assert.match(said, /No credentials: give the resource a credentials block \(a dnsaccount_token's base_url and refresh_token\), or set them in the provider block \(api_key; username with password; refresh_token; profile; credential_command\)/);
       messages.push(said);
     }
     const tokenConfig = config("dnsaccount_token", {});
@@ -211,6 +212,30 @@ describe("OpenTofu face: every message in tofu's words", function () {
     // An account resource's refused login (the check's validation, a create) says it too, at the message level.
     assert.ok(errorDiagnostic("Creating dnsaccount_device failed", new Error("the provider's credentials were refused by the service at h: invalid_credentials: The token endpoint rejected the MFA code (wrong, expired or already used)")).detail.includes(TOFU_MFA));
     assertTofuWords(said);
+  });
+
+  it("the schema's descriptions (the registry docs' source, issue 35) are tofu's: no Pulumi example, import, program, stack config or name", () => {
+    const descriptions: string[] = [];
+    const walk = (where: string, block: TfBlock): void => {
+      if (block.description) descriptions.push(`${where}: ${block.description}`);
+      for (const a of block.attributes) {
+        // A Token's mode holds a value, `refreshToken`, which the description must name as it is.
+        const own = where === "dnsaccount_token" && a.name === "mode" ? a.description.replace("`refreshToken`", "`<the value>`") : a.description;
+        if (own) descriptions.push(`${where}.${a.name}: ${own}`);
+        for (const n of a.nested_type?.attributes ?? []) if (n.description) descriptions.push(`${where}.${a.name}.${n.name}: ${n.description}`);
+      }
+      for (const b of block.block_types) walk(`${where}.${b.type_name}`, b.block);
+    };
+    walk("provider", schema.provider.block);
+    for (const [type, s] of [...Object.entries(schema.resources), ...Object.entries(schema.dataSources)]) walk(type, s.block);
+    assert.ok(descriptions.length > 100, `only ${descriptions.length} descriptions`);
+    assertTofuWords(descriptions);
+    for (const d of descriptions) assert.doesNotMatch(d, /\{\{%|```(typescript|python|go|csharp|java|yaml)|`up`|secret stack/, d);
+    assert.match(schema.resources["dnsaccount_device"]!.block.description, /## Import\n\nA dnsaccount_device is imported by its id .*\n\n```hcl\nimport \{\n  to = dnsaccount_device\.<name>/);
+    assert.match(schema.resources["dnsaccount_token"]!.block.description, /A dnsaccount_token cannot be imported/);
+    const retain = schema.resources["dnsaccount_device"]!.block.attributes.find((a) => a.name === "retain_on_destroy")!.description;
+    assert.match(retain, /`delete_on_destroy = false`/);
+    assert.equal(tofuDescription("a DnsServer's `serverId` (the program forgets it): `deleteOnDestroy: true`"), "a dnsaccount_dns_server's `server_id` (the state forgets it): `delete_on_destroy = true`");
   });
 
   it("the Pulumi faces keep their words: a context without words says stack config and the program's names", async () => {
