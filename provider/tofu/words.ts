@@ -4,9 +4,8 @@
  * paths.
  */
 import { DnsAccountError } from "../../sdk/errors";
-import type { Failure } from "../shared/lifecycle";
 import { type CredentialWords, ENV_KEYS } from "../credentials";
-import type { SurfaceWords } from "../shared/lifecycle";
+import type { Failure, SurfaceWords } from "../shared/lifecycle";
 import { resourceType, snake, tofuNames } from "./schema";
 import { tfName } from "./values";
 
@@ -47,7 +46,13 @@ const MFA_CODE_REFUSED_MARK = "each phase logs in";
 
 /**
  * Why `mfa_token` in the provider block fails in tofu, and what to do instead: tofu starts the provider
- * anew for each phase (plan, apply), each logs in, and a code works once.
+ * anew for each phase (plan, apply), each logs in, and a code works once. {@link tofuWords} adds it to a
+ * message whose MFA code the service refused; a Token's create says it instead of Pulumi's hint.
+ *
+ * @example
+ * ```ts
+ * tofuWords("invalid_credentials: The token endpoint rejected the MFA code").endsWith(TOFU_MFA); // true
+ * ```
  */
 export const TOFU_MFA =
   "mfa_token in the provider block is a single-use code, and tofu starts the provider anew for each phase (plan, then apply): " +
@@ -56,6 +61,11 @@ export const TOFU_MFA =
 
 /** The provider block's credential arguments, as "No credentials" lists them. */
 const PROVIDER_BLOCK = "the provider block (api_key; username with password; refresh_token; profile; credential_command)";
+/** The provider block's arguments a Token can log in with (not an API key). */
+const PROVIDER_BLOCK_TOKEN = "the provider block (username with password; refresh_token; profile; credential_command)";
+/** The environment's, as a Token's "No credentials" lists them. */
+const ENVIRONMENT_TOKEN =
+  "DNS_ACCOUNT_USERNAME with DNS_ACCOUNT_PASSWORD, DNS_ACCOUNT_REFRESH_TOKEN, DNS_ACCOUNT_PROFILE or DNS_ACCOUNT_CREDENTIAL_COMMAND, or run dns-account login (the default profile)";
 /** The environment's, as "No credentials" lists them. */
 const ENVIRONMENT =
   "DNS_ACCOUNT_API_KEY, DNS_ACCOUNT_ACCESS_TOKEN, DNS_ACCOUNT_REFRESH_TOKEN, DNS_ACCOUNT_USERNAME with DNS_ACCOUNT_PASSWORD, " +
@@ -82,8 +92,8 @@ const ACCOUNT_CREDENTIALS: CredentialWords = {
 };
 
 /**
- * The OpenTofu face's words for the lifecycles ({@link SurfaceWords}): tofu's types, a credentials block,
- * the provider block, an import block, the data sources. The face puts them in every call's
+ * The OpenTofu face's words for the lifecycles ({@link SurfaceWords}): a credentials block, the provider
+ * block, an import block, a refused MFA code. The face puts them in every call's
  * `ProviderContext` (`words: TOFU_WORDS`).
  *
  * @example
@@ -94,7 +104,7 @@ const ACCOUNT_CREDENTIALS: CredentialWords = {
 export const TOFU_WORDS: SurfaceWords = {
   noCredentials: (who) =>
     who === "token"
-      ? `No credentials: give the dnsaccount_token a refresh_token, or set them in ${PROVIDER_BLOCK}, or set ${ENVIRONMENT}`
+      ? `No credentials: give the dnsaccount_token a refresh_token, or set them in ${PROVIDER_BLOCK_TOKEN}, or set ${ENVIRONMENT_TOKEN}`
       : `No credentials: give the ${who === "call" ? "data source" : "resource"} a credentials block (a dnsaccount_token's base_url and refresh_token), ` +
         `or set them in ${PROVIDER_BLOCK}, or set ${ENVIRONMENT}`,
   kept: (type, id) => {

@@ -117,7 +117,7 @@ describe("OpenTofu face: every message in tofu's words", function () {
     }
     const tokenConfig = config("dnsaccount_token", {});
     const token = await planResource(kind("dnsaccount_token"), null, tokenConfig, tokenConfig, contextOf({}));
-    assert.match(token.diagnostics.map(shown).join("\n"), /No credentials: give the dnsaccount_token a refresh_token, or set them in the provider block/);
+    assert.match(token.diagnostics.map(shown).join("\n"), /No credentials: give the dnsaccount_token a refresh_token, or set them in the provider block \(username with password; refresh_token; profile; credential_command\), or set DNS_ACCOUNT_USERNAME with DNS_ACCOUNT_PASSWORD/);
     messages.push(...token.diagnostics.map(shown));
     for (const [type, data] of kinds.dataSources) {
       const { diagnostics } = await readDataSource(data, null, contextOf({}));
