@@ -111,7 +111,14 @@ export function tofuNames(text: string, schema: Document = document): string {
     const functions = Object.keys(schema.functions).map((t) => t.split(":").pop()!);
     const built = {
       camel: new RegExp(`(?<![A-Za-z0-9_:-])(${names.join("|")})(?![A-Za-z0-9_])`, "g"),
-      types: new RegExp(`(?<![A-Za-z0-9_.:])(${types.join("|")})(?![A-Za-z0-9_])`, "g"),
+      // A type that is also an English word (`Device`, `Token`: one capital) only after an article or before
+      // `'s` ("a Token's", "the Device"), so that "Device settings to manage." stays a sentence.
+      types: new RegExp(
+        `(?<![A-Za-z0-9_.:])(${types.filter((t) => /[A-Z].*[A-Z]/.test(t)).join("|")})(?![A-Za-z0-9_])` +
+          `|(?<=\\b(?:[Aa]n?|[Tt]he|[Ee]ach) )(${types.filter((t) => !/[A-Z].*[A-Z]/.test(t)).join("|")})(?![A-Za-z0-9_])` +
+          `|(?<![A-Za-z0-9_.:])(${types.filter((t) => !/[A-Z].*[A-Z]/.test(t)).join("|")})(?='s)`,
+        "g",
+      ),
       functions: new RegExp(`(?:the )?(?<![A-Za-z0-9_.:])(${functions.join("|")})(?![A-Za-z0-9_])(?: function)?`, "g"),
     };
     if (schema !== document) return rename(text, built.camel, built.types, built.functions);
@@ -123,7 +130,7 @@ export function tofuNames(text: string, schema: Document = document): string {
 function rename(text: string, camel: RegExp, types: RegExp, functions: RegExp): string {
   return text
     .replace(functions, (_m, name: string) => `the ${dataSourceType(name)} data source`)
-    .replace(types, (_m, name: string) => resourceType(name))
+    .replace(types, (name: string) => resourceType(name))
     .replace(camel, (n) => snake(n));
 }
 
@@ -134,7 +141,7 @@ function rename(text: string, camel: RegExp, types: RegExp, functions: RegExp): 
 const DESCRIPTION_WORDS: [RegExp, string][] = [
   // The examples are Pulumi programs in six languages: the registry docs of tofu (issue 35) have their own.
   [/\n*\{\{% examples %\}\}[\s\S]*?\{\{% \/examples %\}\}\n*/g, "\n"],
-  // How to import is `pulumi import` there; tofu's is said by the resource ({@link importWords}).
+  // How to import is `pulumi import` there; tofu's registry docs say tofu's (an import block, examples/tofu/).
   [/\n*## Import\n[\s\S]*$/, ""],
   [/`pulumi refresh` shows drift in them and `up` repairs it/g, "`tofu plan` shows drift in them and `tofu apply` repairs it"],
   [/ \(the program forgets it, like Pulumi's `retainOnDelete`\)/g, " (the state forgets it, as a `removed` block with `destroy = false` would)"],
@@ -156,24 +163,9 @@ const DESCRIPTION_WORDS_AFTER: [RegExp, string][] = [
 ];
 
 /**
- * How a resource is imported in tofu (an import block, or `tofu import`), for its description.
- *
- * @example
- * ```ts
- * importWords("dnsaccount_device"); // "## Import\n\nA dnsaccount_device is imported by its id …"
- * ```
- */
-export function importWords(tfType: string): string {
-  if (tfType === "dnsaccount_token") {
-    return "## Import\n\nA dnsaccount_token cannot be imported: the service cannot show an existing token. Adopt an existing refresh token instead, with `refresh_token` (or `profile` or `credential_command` in the provider block).";
-  }
-  const id = tfType === "dnsaccount_dedicated_ipv4" ? "the address itself" : "its id (`dns-account export` lists them)";
-  return `## Import\n\nA ${tfType} is imported by ${id}, with an import block:\n\n\`\`\`hcl\nimport {\n  to = ${tfType}.<name>\n  id = "<id>"\n}\n\`\`\``;
-}
-
-/**
  * A description of the package schema in tofu's words: no Pulumi examples, no program or stack config,
- * the package's names as tofu's ({@link tofuNames}). The registry docs are generated from these (issue 35).
+ * no `pulumi import`, the package's names as tofu's ({@link tofuNames}). The registry docs
+ * (provider/tofu/registry-docs.ts, issue 35) are generated from these.
  *
  * @example
  * ```ts
@@ -387,7 +379,7 @@ export function terraformSchema(schema: Document = document): TfProviderSchema {
       attrs.set(name, attribute(schema, name, p, "computed"));
     }
     if (!attrs.has("id")) attrs.set("id", attribute(schema, "id", ID, "computed"));
-    resources[resourceType(token)] = block([...attrs.values()], `${tofuDescription(r.description ?? "")}\n\n${importWords(resourceType(token))}`, [...blocks.values()]);
+    resources[resourceType(token)] = block([...attrs.values()], tofuDescription(r.description ?? ""), [...blocks.values()]);
   }
   const dataSources: Record<string, TfSchema> = {};
   for (const [token, f] of Object.entries(schema.functions)) {
