@@ -13,6 +13,7 @@ export {
   ENV_KEYS,
   fromEnvironment,
   isProblem,
+  NONE,
   problemError,
   providerSources,
   pulumiField,

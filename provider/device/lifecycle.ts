@@ -251,7 +251,7 @@ export async function update(ctx: ProviderContext, id: string, olds: DeviceOutpu
  */
 export async function remove(ctx: ProviderContext, id: string, props: DeviceOutputs): Promise<void> {
   if (retainedBy(props)) {
-    if (props.adopt === undefined) ctx.warn(keptWords("Device", id));
+    if (props.adopt === undefined) ctx.warn(keptWords("Device", id, ctx.words));
     return;
   }
   let client: Client | undefined;

@@ -231,7 +231,7 @@ export async function update(ctx: ProviderContext, id: string, olds: DnsServerOu
 export async function remove(ctx: ProviderContext, id: string, props: DnsServerOutputs): Promise<void> {
   if (props.isDefault) return;
   if (retainedBy(props)) {
-    if (props.adopt === undefined) ctx.warn(keptWords("DnsServer", id));
+    if (props.adopt === undefined) ctx.warn(keptWords("DnsServer", id, ctx.words));
     return;
   }
   let client: Client | undefined;

@@ -20,7 +20,7 @@ export type ResourceCredentials = Credentials;
  * The API client of an account resource: its `credentials` input, then stack config, then the
  * environment (profiles and credential commands included). One shared session per process and
  * credential, so an `up` of many resources logs in once. `none` is the problem reported when there
- * are no credentials anywhere (default: in an account resource's words).
+ * are no credentials anywhere (default: in an account resource's words, the context's `words` if any).
  *
  * @example
  * ```ts
@@ -28,6 +28,7 @@ export type ResourceCredentials = Credentials;
  * const server = await client.dnsServers.get(id);
  * ```
  */
+<<<<<<< HEAD
 export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): Promise<Client> {
   return stoppable(ctx, await sharedAccountClient(ctx, credentials, none));
 }
@@ -39,6 +40,9 @@ function stoppable(ctx: ProviderContext, client: Client): Client {
 
 /** The process-wide client of {@link accountClient}, without the call's stop signal. */
 async function sharedAccountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem): Promise<Client> {
+=======
+export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none?: CredentialProblem): Promise<Client> {
+>>>>>>> s36-tofu-words
   const r = resolve(ctx, credentials, none);
   if (isProblem(r)) throw problemError(r);
   const u = await usableCredentials(r);
@@ -96,9 +100,9 @@ export function withCredentials<O extends { credentials?: ResourceCredentials | 
 }
 
 /** The resource's credentials, then stack config, then the environment; "no credentials" is `none` (it blames `credentials`). */
-function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): ReturnType<typeof resolveCredentials> {
+function resolve(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = ctx.words ? { ...NO_CREDENTIALS, reason: ctx.words.noCredentials("resource") } : NO_CREDENTIALS): ReturnType<typeof resolveCredentials> {
   const args: CredentialFields = { baseUrl: credentials?.baseUrl, refreshToken: credentials?.refreshToken, apiKey: credentials?.apiKey };
-  const r = resolveCredentials(providerSources(args, ctx.config), { apiKey: true, accessToken: true, defaultProfile: true, none, words: WORDS });
+  const r = resolveCredentials(providerSources(args, ctx.config), { apiKey: true, accessToken: true, defaultProfile: true, none, words: ctx.words?.accountCredentials ?? WORDS });
   // An account resource's one credential input is `credentials`: a conflict is blamed on it.
   if (isProblem(r) && r.code === "base_url_conflict") return { ...r, property: "credentials" };
   // A misspelled configuration key that would have been the credential: say so beside "No credentials".

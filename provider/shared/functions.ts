@@ -70,7 +70,8 @@ export function isFunction(token: string): token is FunctionToken {
  * ```
  */
 export async function callFunction<T extends FunctionToken>(ctx: ProviderContext, token: T, args: FunctionArgs = {}): Promise<FunctionResults[T]> {
-  const client = await accountClient(ctx, checkArgs(token, args), NO_CREDENTIALS);
+  const none = ctx.words ? { ...NO_CREDENTIALS, reason: ctx.words.noCredentials("call") } : NO_CREDENTIALS;
+  const client = await accountClient(ctx, checkArgs(token, args), none);
   return project(camelKeys(await READS[token](client)), schema.functions[token]!.outputs) as FunctionResults[T];
 }
 

@@ -4,7 +4,7 @@
  * each engine face (the dynamic provider's serialized module, the native plugin) adapts every resource at
  * once and is the only code that knows its engine's types.
  */
-import type { CredentialFields } from "../credentials";
+import type { CredentialFields, CredentialWords } from "../credentials";
 
 /** A problem with one input, named by its property path (`settings.userRules.rules[3]`), never its value. */
 export interface Failure {
@@ -122,6 +122,39 @@ export interface ProviderContext {
    * is answered (see `Client.withStop`). Absent: the call runs to its end.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The words of the user's surface for what the lifecycles say (issue 34): absent, the Pulumi faces'
+   * (program properties, stack config); the OpenTofu face passes its own (a credentials block, the
+   * provider block, an import block).
+   */
+  readonly words?: SurfaceWords;
+}
+
+/**
+ * The sentences of the lifecycles that a face says its own way: where credentials can be given, what
+ * brings back a kept object, what to do about a single-use MFA code. Every site falls back to the Pulumi
+ * faces' words when the context has none, so those stay exactly as they were. (Names alone — properties,
+ * types, functions — a face renames in what it prints.)
+ *
+ * @example
+ * ```ts
+ * const ctx: ProviderContext = { config: {}, allowInsecureHttp: false, warn: console.warn, words: TOFU_WORDS };
+ * ctx.words?.noCredentials("call"); // "No credentials: give the data source a credentials block …"
+ * ```
+ */
+export interface SurfaceWords {
+  /** "No credentials" of an account resource, of a function call (a data source) and of a Token. */
+  noCredentials(who: "resource" | "call" | "token"): string;
+  /** The warning of a destroy that keeps an object the configuration created, and how to bring it back. */
+  kept(type: "DnsServer" | "Device", id: string): string;
+  /** What a login with a single-use MFA code must do instead (a Token's create, a password login that the service refused). */
+  mfa: string;
+  /** What a Token logs in with, after "a Token is a password login": `(username and password, on the Token or …) or adopts a refresh token (…)`. */
+  tokenLogins: string;
+  /** A Token's words for its credential sources (its own arguments, the provider's, the environment). */
+  tokenCredentials: CredentialWords;
+  /** An account resource's words for its credential sources (its `credentials`, the provider's, the environment). */
+  accountCredentials: CredentialWords;
 }
 
 /** The context's clock: {@link ProviderContext.now}, else `Date.now()`. */

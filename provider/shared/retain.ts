@@ -9,6 +9,7 @@
  * value as for a declared one; the native plugin's Delete also gets the last inputs, whose declared value
  * ({@link withDeclaredRule}) settles it.
  */
+import type { SurfaceWords } from "./lifecycle";
 import { isUnknown } from "./unknown";
 
 /** The fields of a DnsServer's or Device's inputs that decide what destroy does. */
@@ -115,14 +116,16 @@ export function withDeclaredRule<S extends object>(state: S, inputs: DestroyInpu
 }
 
 /**
- * The warning of a delete that keeps an object the program created: never silent (issue 33 §4).
+ * The warning of a delete that keeps an object the program created: never silent (issue 33 §4). `words`
+ * (the context's) say it for another surface (OpenTofu: an import block brings it back).
  *
  * @example
  * ```ts
- * ctx.warn(keptWords("DnsServer", id));
+ * ctx.warn(keptWords("DnsServer", id, ctx.words));
  * ```
  */
-export function keptWords(type: "DnsServer" | "Device", id: string): string {
+export function keptWords(type: "DnsServer" | "Device", id: string, words?: SurfaceWords): string {
+  if (words) return words.kept(type, id);
   return (
     `${type} ${id} is kept at the service (deleteOnDestroy: false, declared by the program or, in a stack last updated before 0.4.0, filled in by its SDK): ` +
     `the program forgets it. Adopt it again with adopt: "${id}" (add deleteOnDestroy: true to delete it then)`

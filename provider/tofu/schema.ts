@@ -86,6 +86,101 @@ export function snake(name: string): string {
     .toLowerCase();
 }
 
+/** The package's camelCase property names, longest first, as one pattern (built on first use). */
+let camelNames: RegExp | undefined;
+/** The package's resource types (`DnsServer`), never part of a longer name. */
+let typeNames: RegExp | undefined;
+/** The package's functions (`the getAccountLimits function`, or the bare name). */
+let functionNames: RegExp | undefined;
+
+/**
+ * Names of the package in tofu's: camelCase property names in snake_case (`dnsServerId` →
+ * `dns_server_id`), resource types as tofu's (`DnsServer` → `dnsaccount_dns_server`), functions as data
+ * sources (`the getAccountLimits function` → `the dnsaccount_account_limits data source`). Only names
+ * change: the messages and descriptions it takes never hold values.
+ *
+ * @example
+ * ```ts
+ * tofuNames("a DnsServer's serverId"); // "a dnsaccount_dns_server's server_id"
+ * ```
+ */
+export function tofuNames(text: string, schema: Document = document): string {
+  if (!camelNames || schema !== document) {
+    const names = [...new Set(programNames(schema).values())].filter((n) => /[A-Z]/.test(n)).sort((a, b) => b.length - a.length);
+    const types = Object.keys(schema.resources).map((t) => t.split(":").pop()!);
+    const functions = Object.keys(schema.functions).map((t) => t.split(":").pop()!);
+    const built = {
+      camel: new RegExp(`(?<![A-Za-z0-9_:-])(${names.join("|")})(?![A-Za-z0-9_])`, "g"),
+      // A type that is also an English word (`Device`, `Token`: one capital) only after an article or before
+      // `'s` ("a Token's", "the Device"), so that "Device settings to manage." stays a sentence.
+      types: new RegExp(
+        `(?<![A-Za-z0-9_.:])(${types.filter((t) => /[A-Z].*[A-Z]/.test(t)).join("|")})(?![A-Za-z0-9_])` +
+          `|(?<=\\b(?:[Aa]n?|[Tt]he|[Ee]ach) )(${types.filter((t) => !/[A-Z].*[A-Z]/.test(t)).join("|")})(?![A-Za-z0-9_])` +
+          `|(?<![A-Za-z0-9_.:])(${types.filter((t) => !/[A-Z].*[A-Z]/.test(t)).join("|")})(?='s)`,
+        "g",
+      ),
+      functions: new RegExp(`(?:the )?(?<![A-Za-z0-9_.:])(${functions.join("|")})(?![A-Za-z0-9_])(?: function)?`, "g"),
+    };
+    if (schema !== document) return rename(text, built.camel, built.types, built.functions);
+    (camelNames = built.camel), (typeNames = built.types), (functionNames = built.functions);
+  }
+  return rename(text, camelNames, typeNames!, functionNames!);
+}
+
+function rename(text: string, camel: RegExp, types: RegExp, functions: RegExp): string {
+  return text
+    .replace(functions, (_m, name: string) => `the ${dataSourceType(name)} data source`)
+    .replace(types, (name: string) => resourceType(name))
+    .replace(camel, (n) => snake(n));
+}
+
+/**
+ * What the package schema says in the Pulumi surface's words (the program, stack config, `pulumi
+ * refresh`, an input's `name: value`), said for a configuration of tofu's, in order.
+ */
+const DESCRIPTION_WORDS: [RegExp, string][] = [
+  // The examples are Pulumi programs in six languages: the registry docs of tofu (issue 35) have their own.
+  [/\n*\{\{% examples %\}\}[\s\S]*?\{\{% \/examples %\}\}\n*/g, "\n"],
+  // How to import is `pulumi import` there; tofu's registry docs say tofu's (an import block, examples/tofu/).
+  [/\n*## Import\n[\s\S]*$/, ""],
+  [/`pulumi refresh` shows drift in them and `up` repairs it/g, "`tofu plan` shows drift in them and `tofu apply` repairs it"],
+  [/ \(the program forgets it, like Pulumi's `retainOnDelete`\)/g, " (the state forgets it, as a `removed` block with `destroy = false` would)"],
+  [/\(the program forgets it\)/g, "(the state forgets it)"],
+  [/removing the resource from the program/g, "removing the resource from the configuration"],
+  [/the program created/g, "the configuration created"],
+  [/\(a Token's `baseUrl` and `refreshToken`, or an `apiKey`\); without them the provider's configuration,/g, "(a dnsaccount_token's `base_url` and `refresh_token`; an API key goes in the provider block); without them the provider block,"],
+  [/a Token's `refreshToken` output/g, "a dnsaccount_token's `refresh_token`"],
+  [/the provider's configuration/g, "the provider block"],
+  [/the account resources and functions/g, "the account resources and data sources"],
+];
+
+/** The same, once the names are tofu's. */
+const DESCRIPTION_WORDS_AFTER: [RegExp, string][] = [
+  // An input set in the configuration: `name = value`.
+  [/`(\w+): (true|false|"[^"`]*")`/g, "`$1 = $2`"],
+  // A Token's `mode` holds a value, not a name: `refreshToken` is what the state says.
+  [/`password` \(logged in\) or `refresh_token` \(adopted\)/g, "`password` (logged in) or `refreshToken` (a refresh token adopted): the value, as the state holds it"],
+];
+
+/**
+ * A description of the package schema in tofu's words: no Pulumi examples, no program or stack config,
+ * no `pulumi import`, the package's names as tofu's ({@link tofuNames}). The registry docs
+ * (provider/tofu/registry-docs.ts, issue 35) are generated from these.
+ *
+ * @example
+ * ```ts
+ * tofuDescription("Whether destroy keeps it (the program forgets it): `deleteOnDestroy: false`.");
+ * // "Whether destroy keeps it (the state forgets it): `delete_on_destroy = false`."
+ * ```
+ */
+export function tofuDescription(text: string): string {
+  let out = text;
+  for (const [from, to] of DESCRIPTION_WORDS) out = out.replace(from, to);
+  out = tofuNames(out);
+  for (const [from, to] of DESCRIPTION_WORDS_AFTER) out = out.replace(from, to);
+  return out.trim();
+}
+
 /** What a face keeps on the provider only: a resource's attribute of these names is dropped. */
 const PROVIDER_ONLY = new Set(["password", "mfaToken", "apiKey", "username", "profile", "credentialCommand"]);
 
@@ -142,7 +237,7 @@ function objectOf(schema: Document, p: PropertySpec): { type: ObjectSpec; nestin
 function attribute(schema: Document, name: string, p: PropertySpec, mode: Mode): TfAttribute {
   const base = {
     name: snake(name),
-    description: p.description ?? "",
+    description: tofuDescription(p.description ?? ""),
     description_kind: "PLAIN" as const,
     ...flags(mode),
     sensitive: p.secret === true,
@@ -182,7 +277,7 @@ function inputBlock(schema: Document, name: string, p: PropertySpec): TfNestedBl
     if (nested) blocks.push(nested);
     else attributes.push(attribute(schema, field, fp, required.has(field) ? "required" : "optional"));
   }
-  return { type_name: snake(name), block: block(attributes, p.description ?? "", blocks).block, nesting: "SINGLE", min_items: 0, max_items: 0 };
+  return { type_name: snake(name), block: block(attributes, tofuDescription(p.description ?? ""), blocks).block, nesting: "SINGLE", min_items: 0, max_items: 0 };
 }
 
 function block(attributes: TfAttribute[], description = "", blockTypes: TfNestedBlock[] = []): TfSchema {
@@ -284,7 +379,7 @@ export function terraformSchema(schema: Document = document): TfProviderSchema {
       attrs.set(name, attribute(schema, name, p, "computed"));
     }
     if (!attrs.has("id")) attrs.set("id", attribute(schema, "id", ID, "computed"));
-    resources[resourceType(token)] = block([...attrs.values()], r.description, [...blocks.values()]);
+    resources[resourceType(token)] = block([...attrs.values()], tofuDescription(r.description ?? ""), [...blocks.values()]);
   }
   const dataSources: Record<string, TfSchema> = {};
   for (const [token, f] of Object.entries(schema.functions)) {
@@ -296,7 +391,7 @@ export function terraformSchema(schema: Document = document): TfProviderSchema {
       else attrs.push(attribute(schema, name, p, "optional"));
     }
     for (const [name, p] of Object.entries(f.outputs.properties ?? {})) attrs.push(attribute(schema, name, p, "computed"));
-    dataSources[dataSourceType(token)] = block(attrs, f.description, blocks);
+    dataSources[dataSourceType(token)] = block(attrs, tofuDescription(f.description ?? ""), blocks);
   }
   return { provider, resources, dataSources };
 }

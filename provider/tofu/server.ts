@@ -31,7 +31,7 @@ import { containsUnknown } from "../shared/unknown";
 import { log } from "./log";
 import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
 import { applyResource, type ContextFor, importResource, planResource, privateAt, readDataSource, readResource, servedKinds, validateResource } from "./resources";
-import { type Diagnostic, errorDiagnostic, failureDiagnostics, tofuWords } from "./words";
+import { type Diagnostic, errorDiagnostic, failureDiagnostics, TOFU_WORDS, tofuWords } from "./words";
 import { terraformSchema } from "./schema";
 import { blockShape, dynamic, readDynamic, type Shape, type TfValue, tfName, toProgram } from "./values";
 import type net from "node:net";
@@ -140,6 +140,7 @@ function providerHandlers(face: Face): Record<string, Unary> {
       config: config.fields,
       allowInsecureHttp: config.allowInsecureHttp,
       skipCredentialsValidation: config.skipCredentialsValidation === true,
+      words: TOFU_WORDS,
       signal,
       ...(offline ? { offline: true } : {}),
       warn: (message) => {

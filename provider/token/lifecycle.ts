@@ -12,9 +12,11 @@ import {
   type CredentialProblem,
   type CredentialSource,
   isProblem,
+  NONE,
   problemError,
   providerSources,
   resolveCredentials,
+  type ResolveOptions,
   usableCredentials,
 } from "../credentials";
 import type { TokenInputs, TokenOutputs } from "./types";
@@ -47,14 +49,21 @@ function apiKeyProblem(ctx: ProviderContext, r: CredentialProblem): CredentialPr
     ...r,
     reason:
       `A Token cannot be minted from an API key, and ${where} is the only credential here: a Token is a password login ` +
-      "(username and password, on the Token or as dns-account:username and dns-account:password) or adopts a refresh token " +
-      "(refreshToken, profile or credentialCommand). The API key itself serves the other resources and the functions directly",
+      (ctx.words?.tokenLogins ??
+        "(username and password, on the Token or as dns-account:username and dns-account:password) or adopts a refresh token " +
+          "(refreshToken, profile or credentialCommand)") +
+      ". The API key itself serves the other resources and the functions directly",
   };
+}
+
+/** How a Token resolves its credentials: with the CLI's default profile last, in the words of the context's surface. */
+function resolveOptions(ctx: ProviderContext): ResolveOptions {
+  return ctx.words ? { defaultProfile: true, none: { ...NONE, reason: ctx.words.noCredentials("token") }, words: ctx.words.tokenCredentials } : { defaultProfile: true };
 }
 
 /** Credentials a Token can hold: a password login or a refresh token (from args, config, a profile or a command). */
 async function resolve(ctx: ProviderContext, inputs: TokenInputs): Promise<{ creds: Extract<Awaited<ReturnType<typeof usableCredentials>>, { mode: "password" | "refreshToken" }> }> {
-  const r = resolveCredentials(credentialSources(ctx, inputs), { defaultProfile: true });
+  const r = resolveCredentials(credentialSources(ctx, inputs), resolveOptions(ctx));
   if (isProblem(r)) throw problemError(apiKeyProblem(ctx, r));
   const creds = await usableCredentials(r);
   const field = r.mode === "command" ? "credentialCommand" : "profile";
@@ -85,7 +94,7 @@ export async function check(ctx: ProviderContext, _olds: TokenInputs, news: Toke
     } catch (err) {
       failures.push({ property: "baseUrl", reason: (err as Error).message });
     }
-    const r = resolveCredentials(sources, { defaultProfile: true });
+    const r = resolveCredentials(sources, resolveOptions(ctx));
     // Without any setting, the CLI's default profile: when there is none, that is the one failure.
     const noDefault =
       !isProblem(r) && r.mode === "profile" && r.implicit
@@ -245,7 +254,7 @@ export async function create(ctx: ProviderContext, inputs: TokenInputs): Promise
     }
   } catch (err) {
     const mfa = creds?.mode === "password" && isMfaProblem(err, creds.mfaToken !== undefined);
-    throw explain("Creating the token failed", err, mfa ? MFA_HINT : undefined);
+    throw explain("Creating the token failed", err, mfa ? (ctx.words?.mfa ?? MFA_HINT) : undefined);
   }
 }
 
@@ -276,7 +285,7 @@ export async function diff(ctx: ProviderContext, _id: string, olds: TokenOutputs
     if (isUnknown(news.profile)) replaces.push("profile");
     if (isUnknown(news.credentialCommand)) replaces.push("credentialCommand");
   } else {
-    const resolved = resolveCredentials(credentialSources(ctx, news), { defaultProfile: true });
+    const resolved = resolveCredentials(credentialSources(ctx, news), resolveOptions(ctx));
     // A profile is read again (a file); a credential command is not run just to compare.
     const r = isProblem(resolved) || resolved.mode === "command" ? resolved : await usableCredentials(resolved).catch(() => resolved);
     if (!isProblem(r) && r.mode === "command") {
