@@ -32,12 +32,6 @@ const VARIABLES: Record<string, string> = {
   state_passphrase: PASSPHRASE,
 };
 
-/**
- * Blocks that fail because of the face, not the page, by their heading: each runs again (delete its line)
- * once the face is fixed. The reason is what tofu printed.
- */
-const FACE_FAILURES: Record<string, string> = {};
-
 /** `tofu show -json`'s managed resources: address → values (sensitive ones included). */
 type Shown = Map<string, { type: string; values: Record<string, unknown> }>;
 
@@ -100,13 +94,7 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
     const title = `${block.heading} (line ${block.line}): ${block.kind}`;
     if (block.kind === "cli-config") it(`${title}: ${/dev_overrides/.test(block.text) ? "dev_overrides starts the provider from the folder it names" : "the filesystem mirror installs the release zip"}`, () => cliConfig(block));
     else if (block.kind === "fragment") it(`${title}: valid inside a minimal configuration`, () => fragment(block));
-    else if (FACE_FAILURES[block.heading] !== undefined) {
-      const reason = FACE_FAILURES[block.heading]!;
-      it(`${title}: not run (${reason})`, function () {
-        console.log(`      skipped: ${reason}`);
-        this.skip();
-      });
-    } else it(`${title}: validate, apply, a plan with no changes, destroy; checked at the service`, () => configuration(block));
+    else it(`${title}: validate, apply, a plan with no changes, destroy; checked at the service`, () => configuration(block));
   }
 
   it("the page shows the command-line import too", () => assert.ok(commandImports.length > 0));
