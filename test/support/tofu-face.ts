@@ -10,6 +10,7 @@ import { MAGIC_COOKIE_VALUE } from "../../provider/tofu/handshake";
 import { LOADER_OPTIONS, PROTOCOL } from "../../provider/tofu/protocol";
 import type { ServerCertificate } from "../../provider/tofu/tls";
 import { _cleanEnv, _repoRoot } from "./helpers";
+import { _runTempDir } from "./temp";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the loaded gRPC clients are untyped */
 
@@ -153,4 +154,26 @@ export async function _tofuRelease(outDir: string, env: NodeJS.ProcessEnv = proc
     stdout: r.stdout,
     stderr: r.stderr,
   };
+}
+
+let shared: Promise<TofuRelease> | undefined;
+
+/**
+ * {@link _tofuRelease} made once per test process and shared by every suite of it (the tofu tests that
+ * install the provider from its filesystem mirror, as users do): written into a run-wide temporary folder,
+ * removed after the last suite. A failed build fails every caller with the same error, and is not retried.
+ *
+ * @example
+ * ```ts
+ * const { mirror, version } = await _sharedTofuRelease();
+ * ```
+ */
+export function _sharedTofuRelease(): Promise<TofuRelease> {
+  shared ??= (async () => {
+    const started = Date.now();
+    const release = await _tofuRelease(path.join(_runTempDir("dns-account-tofu-release-"), "artifacts"));
+    console.log(`      tofu release (package:tofu, linux-amd64) in ${((Date.now() - started) / 1000).toFixed(1)} s, shared by this run`);
+    return release;
+  })();
+  return shared;
 }

@@ -2,8 +2,12 @@ import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { _repoRoot } from "./helpers";
-import { _tofuBin, _tofuEnv } from "./tofu-cli";
+import { type Emulator, type EmulatorOptions, startEmulator } from "../../emulator";
+import { type Client, createClient } from "../../sdk";
+import { _assertNoSecrets, _closeAll, _repoRoot, _withLowerCase } from "./helpers";
+import { _useTempDirs } from "./temp";
+import { _sharedTofuRelease } from "./tofu-face";
+import { _failWithoutTofu, _tofuBin, _tofuEnv, _tofuMissing } from "./tofu-cli";
 
 const run = promisify(execFile);
 
@@ -28,14 +32,30 @@ export interface TofuRun {
 }
 
 /**
- * A tofu working folder whose provider is this checkout's built npm bin (`dist/provider/tofu/bin.js`),
- * through a `dev_overrides` entry of the folder's own CLI configuration (no `tofu init`, no mirror).
+ * How a {@link TofuProject} gets its provider:
+ * - `"mirror"`: as users install it. `tofu init` installs the release zip (`npm run package:tofu`'s
+ *   linux-amd64 build, made once per test process: `_sharedTofuRelease`) from its packed filesystem mirror,
+ *   the only installation method of the folder's CLI configuration (no network), and writes the lock file
+ *   with the zip's hash; every command then runs the installed executable.
+ * - `"dev_overrides"`: this checkout's built npm bin (`dist/provider/tofu/bin.js`), through a
+ *   `dev_overrides` entry of the folder's CLI configuration (no `tofu init`, no mirror, no release build).
  */
+export type TofuInstall = "mirror" | "dev_overrides";
+
+/** Options of {@link _tofuProject}. */
+export interface TofuProjectOptions {
+  /** How the provider is installed: `"dev_overrides"` unless said. */
+  install?: TofuInstall;
+}
+
+/** A tofu working folder, its own CLI configuration naming where its provider comes from ({@link TofuInstall}). */
 export interface TofuProject {
   /** The folder that holds `main.tf` and the state. */
   dir: string;
   /** The environment every command gets (the test's own CLI configuration). */
   env: NodeJS.ProcessEnv;
+  /** How the provider was installed. */
+  install: TofuInstall;
   /** Writes `main.tf`: the required_providers block, then `config`. */
   write(config: string): void;
   /** Runs `tofu <args>` (no colour, no input); resolves whatever its exit code. */
@@ -50,24 +70,53 @@ export interface TofuProject {
 
 /**
  * A {@link TofuProject} in `root` (a temporary folder of the test's), with `env` added to every command.
+ * Without options, or with `install: "dev_overrides"`, the provider is the npm bin and the project is
+ * returned at once; with `install: "mirror"` the promise resolves once `tofu init` has installed the
+ * release from the filesystem mirror (the release is built by the first such call of the process).
  *
  * @example
  * ```ts
- * const project = _tofuProject(tmp("dns-account-tofu-"), { DNS_ACCOUNT_API_KEY: key });
+ * const project = await _tofuProject(tmp("dns-account-tofu-"), { DNS_ACCOUNT_API_KEY: key }, { install: "mirror" });
  * project.write(`provider "dnsaccount" { base_url = "${emu.url}" }`);
  * await project.ok(["apply", "-auto-approve"]);
  * ```
  */
-export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv = {}): TofuProject {
+export function _tofuProject(root: string, extraEnv?: NodeJS.ProcessEnv, options?: { install?: "dev_overrides" }): TofuProject;
+export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv, options: { install: "mirror" }): Promise<TofuProject>;
+export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv, options: TofuProjectOptions): TofuProject | Promise<TofuProject>;
+export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv = {}, options: TofuProjectOptions = {}): TofuProject | Promise<TofuProject> {
+  if (options.install === "mirror") return mirrorProject(root, extraEnv);
   const plugins = path.join(root, "plugins");
-  const dir = path.join(root, "config");
   mkdirSync(plugins, { recursive: true });
-  mkdirSync(dir, { recursive: true });
   // tofu runs `terraform-provider-<type>` from the override folder: here, a wrapper around the npm bin.
   const wrapper = path.join(plugins, "terraform-provider-dnsaccount");
   writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(_repoRoot(), "dist", "provider", "tofu", "bin.js"))} "$@"\n`);
   chmodSync(wrapper, 0o755);
-  const env = _tofuEnv(root, `provider_installation {\n  dev_overrides {\n    "${TOFU_SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, extraEnv);
+  return project(root, "dev_overrides", `provider_installation {\n  dev_overrides {\n    "${TOFU_SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, extraEnv);
+}
+
+/** The `"mirror"` install of {@link _tofuProject}: the folder's CLI configuration names the shared release's mirror, then `tofu init`. */
+async function mirrorProject(root: string, extraEnv: NodeJS.ProcessEnv): Promise<TofuProject> {
+  if (process.platform !== "linux" || process.arch !== "x64") throw new Error(`the tofu tests' release is built for linux-amd64 only, not ${process.platform}-${process.arch}`);
+  const release = await _sharedTofuRelease();
+  const p = project(root, "mirror", `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(release.mirror)}\n  }\n}\n`, extraEnv);
+  // The requirements alone: what `tofu init` reads. The tests' configurations keep them (write() starts
+  // every main.tf with them), so the installation and the lock file serve every later command.
+  p.write("");
+  const init = await p.ok(["init"]);
+  if (!init.includes(`Installed pulumi-dns-account/dnsaccount v${release.version}`)) throw new Error(`tofu init did not install the release from the mirror:\n${init}`);
+  const lock = readFileSync(path.join(p.dir, ".terraform.lock.hcl"), "utf8");
+  if (!new RegExp(`provider "${TOFU_SOURCE.replace(/[.]/g, "\\.")}" \\{\\s*version\\s*=\\s*"${release.version.replace(/[.]/g, "\\.")}"[\\s\\S]*?"h1:`).test(lock)) {
+    throw new Error(`tofu init locked no h1: hash of version ${release.version}:\n${lock}`);
+  }
+  return p;
+}
+
+/** A project in `root/config` whose commands get `cliConfig` as their CLI configuration, and `extraEnv`. */
+function project(root: string, install: TofuInstall, cliConfig: string, extraEnv: NodeJS.ProcessEnv): TofuProject {
+  const dir = path.join(root, "config");
+  mkdirSync(dir, { recursive: true });
+  const env = _tofuEnv(root, cliConfig, extraEnv);
   const tofu = (args: string[], more: NodeJS.ProcessEnv = {}): Promise<TofuRun> =>
     // The options go right after the command (`providers lock`, `state rm`: after the subcommand), as
     // `import ADDR ID` takes its arguments last.
@@ -89,6 +138,7 @@ export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv = {}): To
   return {
     dir,
     env,
+    install,
     write: (config) => writeFileSync(path.join(dir, "main.tf"), `${REQUIRED_PROVIDERS}${config}`),
     tofu,
     async ok(args, more) {
@@ -142,4 +192,106 @@ export function _secretsOutsideSensitive(stateText: string, secrets: readonly st
   }
   for (const [name, output] of Object.entries(state.outputs ?? {})) if (!output.sensitive) walk(output.value, [], [], `output.${name}`);
   return found;
+}
+
+/** Options of {@link _tofuSuite}. */
+export interface TofuSuiteOptions {
+  /** The prefix of the project's temporary folder. */
+  prefix: string;
+  /** The emulator's options (its users, limits, request log…). */
+  emulator?: EmulatorOptions;
+  /** The account `dashboard` reads: its API key is added to the emulator for `username`. */
+  dashboard: { username: string; apiKey: string };
+  /** The environment of every tofu command of the project, once the emulator runs (its URL, the credentials). */
+  env: (emu: Emulator) => NodeJS.ProcessEnv;
+  /** The secrets no printed output (nor the state, with `searchState`) may hold, read after the suite; lower case added. */
+  secrets: () => readonly string[];
+  /** Whether the state file is searched too (true unless said): false where it holds secrets on purpose, under sensitive attributes. */
+  searchState?: boolean;
+  /** How the project's provider is installed: the filesystem mirror, as users do, unless said. */
+  install?: TofuInstall;
+}
+
+/** What {@link _tofuSuite} sets up; `emu`, `dashboard` and `project` are there once the suite's first `before` hook has run. */
+export interface TofuSuite {
+  emu: Emulator;
+  /** A client of the `dashboard` account: what a user sees in the dashboard. */
+  dashboard: Client;
+  project: TofuProject;
+  /** Temporary folders of the suite (`_useTempDirs`): removed after the secrets search. */
+  tmp: (prefix: string) => string;
+  /** Everything the suite's tofu commands printed, searched for the secrets after the suite. */
+  printed: string[];
+  /** Adds `out` to {@link TofuSuite.printed}, and returns it. */
+  record(out: string): string;
+  /** `tofu <args>` in the project, recorded; fails, with what it printed, unless it exits 0. */
+  ok(...args: string[]): Promise<string>;
+  /** `tofu <args>` in the project (`env` added), recorded: its exit code and stdout then stderr. */
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string }>;
+  /** `tofu plan -detailed-exitcode`, recorded: 0 no changes, 2 changes. */
+  plan(): Promise<{ code: number; out: string }>;
+}
+
+/**
+ * The set-up the tofu suites share, as mocha hooks of the `describe` that calls it (as `_engineSuite` is
+ * for the engine's): a `before` that fails without the real tofu, starts an emulator, adds the
+ * dashboard's API key and a client of it, and makes the project (installed from the filesystem mirror
+ * unless `install` says otherwise); an `after` that searches everything printed (and the state) for the
+ * secrets, then closes the client and the emulator; then the temporary folders go. The suite's own
+ * `before` hooks run after this one, its `after` hooks after this one's.
+ *
+ * @example
+ * ```ts
+ * describe("tofu: …", function () {
+ *   const suite = _tofuSuite({
+ *     prefix: "dns-account-tofu-x-",
+ *     dashboard: { username: "user@example.com", apiKey: API_KEY },
+ *     env: (emu) => ({ DNS_ACCOUNT_API_KEY: API_KEY, DNS_ACCOUNT_BASE_URL: emu.url }),
+ *     secrets: () => [API_KEY],
+ *   });
+ *   it("applies", async () => {
+ *     suite.project.write(`provider "dnsaccount" {}`);
+ *     await suite.ok("apply", "-auto-approve");
+ *   });
+ * });
+ * ```
+ */
+export function _tofuSuite(options: TofuSuiteOptions): TofuSuite {
+  const printed: string[] = [];
+  const record = (out: string): string => {
+    printed.push(out);
+    return out;
+  };
+  const run = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> => {
+    const r = await suite.project.tofu(args, env);
+    return { code: r.code, out: record(r.stdout + r.stderr) };
+  };
+  const suite: TofuSuite = {
+    printed,
+    record,
+    ok: async (...args) => record(await suite.project.ok(args)),
+    run,
+    plan: () => run(["plan", "-detailed-exitcode"]),
+  } as Partial<TofuSuite> as TofuSuite;
+  before(async function () {
+    _failWithoutTofu(_tofuMissing());
+    suite.emu = await startEmulator(options.emulator);
+    suite.emu.addApiKey(options.dashboard.username, options.dashboard.apiKey);
+    suite.dashboard = createClient({ baseUrl: suite.emu.url, apiKey: options.dashboard.apiKey });
+    const install = options.install ?? "mirror";
+    if (install === "mirror") await _sharedTofuRelease();
+    const started = Date.now();
+    suite.project = await _tofuProject(suite.tmp(options.prefix), options.env(suite.emu), { install });
+    if (suite.project.install === "mirror") console.log(`      tofu init from the filesystem mirror in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+  after(async () => {
+    await _closeAll(
+      () => _assertNoSecrets(printed.join("\n") + (options.searchState !== false && suite.project ? suite.project.stateText() : ""), _withLowerCase(options.secrets())),
+      () => suite.dashboard?.close(),
+      () => suite.emu?.close(),
+    );
+  });
+  // Registered after the `after` above: the folders (the state) are searched before they go.
+  suite.tmp = _useTempDirs();
+  return suite;
 }

@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type Client, createClient } from "../../sdk";
 import { _cli as cli } from "../cli/_cli";
-import { _assertNoSecrets, _closeAll } from "../support/helpers";
-import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { type TofuProject, _tofuProject } from "../support/tofu-project";
+import { _closeAll } from "../support/helpers";
+import { _tofuSuite } from "../support/tofu-project";
 
 const ALICE = { username: "alice-tofu@example.com", password: "pw-TOFU-CHAIN-A-4e8d21" };
 const BOB = { username: "bob-tofu@example.com", password: "pw-TOFU-CHAIN-B-91c3f7" };
@@ -20,51 +18,39 @@ const KEY_B = "key-TOFU-CHAIN-B-7d52e8";
  */
 describe("tofu: the credential chain (environment, CLI profiles, provider aliases) under the real tofu", function () {
   this.timeout(600_000);
-  const tmp = _useTempDirs();
-  let a: Emulator;
   let b: Emulator;
-  let dashA: Client;
   let dashB: Client;
   let configDir: string;
-  let project: TofuProject;
-  const printed: string[] = [];
+  const suite = _tofuSuite({
+    prefix: "dns-account-tofu-chain-",
+    emulator: { users: [ALICE] },
+    dashboard: { username: ALICE.username, apiKey: KEY_A },
+    // The CLI's profiles, in a folder of the suite's (logged in by the `before` below, once both emulators run), are the only credentials.
+    env: () => ({ DNS_ACCOUNT_CONFIG_DIR: (configDir = suite.tmp("dns-account-tofu-chain-cli-")) }),
+    secrets: () => [ALICE.password, BOB.password, KEY_A, KEY_B],
+  });
+  const { run } = suite;
 
   before(async () => {
-    _failWithoutTofu(_tofuMissing());
-    a = await startEmulator({ users: [ALICE], apiKeys: [{ key: KEY_A, username: ALICE.username }] });
+    const a = suite.emu;
     b = await startEmulator({ users: [BOB], apiKeys: [{ key: KEY_B, username: BOB.username }] });
-    dashA = createClient({ baseUrl: a.url, apiKey: KEY_A });
     dashB = createClient({ baseUrl: b.url, apiKey: KEY_B });
-    configDir = tmp("dns-account-tofu-chain-cli-");
     for (const [profile, user, emu] of [["default", ALICE, a], ["kids", BOB, b]] as const) {
       const login = await cli(["login", "--profile", profile, "--username", user.username, "--password-stdin", "--base-url", emu.url], { DNS_ACCOUNT_CONFIG_DIR: configDir }, user.password);
       assert.equal(login.code, 0, login.stderr);
     }
-    project = _tofuProject(tmp("dns-account-tofu-chain-"), { DNS_ACCOUNT_CONFIG_DIR: configDir });
   });
 
   after(async () => {
     await _closeAll(
-      () => {
-        const secrets = [ALICE.password, BOB.password, KEY_A, KEY_B];
-        _assertNoSecrets(printed.join("\n") + (project?.stateText() ?? ""), [...secrets, ...secrets.map((s) => s.toLowerCase())]);
-      },
-      () => dashA?.close(),
       () => dashB?.close(),
-      () => a?.close(),
       () => b?.close(),
     );
   });
 
-  const run = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-    const r = await project.tofu(args, env);
-    printed.push(r.stdout + r.stderr);
-    return { code: r.code, out: r.stdout + r.stderr };
-  };
-
   it("no credentials anywhere: the plan fails on the resource, listing where it looked in tofu's words", async () => {
-    project.write(`provider "dnsaccount" {}\n\nresource "dnsaccount_dns_server" "home" {\n  name = "Home"\n}\n`);
-    const r = await run(["plan"], { DNS_ACCOUNT_CONFIG_DIR: tmp("dns-account-tofu-chain-empty-") });
+    suite.project.write(`provider "dnsaccount" {}\n\nresource "dnsaccount_dns_server" "home" {\n  name = "Home"\n}\n`);
+    const r = await run(["plan"], { DNS_ACCOUNT_CONFIG_DIR: suite.tmp("dns-account-tofu-chain-empty-") });
     assert.equal(r.code, 1, r.out);
     const said = r.out.replace(/\s+/g, " ");
     assert.match(said, /No credentials/);
@@ -75,7 +61,7 @@ describe("tofu: the credential chain (environment, CLI profiles, provider aliase
   });
 
   it("an empty provider block uses the CLI's default profile; aliased blocks with a profile each reach two accounts", async () => {
-    project.write(`provider "dnsaccount" {}
+    suite.project.write(`provider "dnsaccount" {}
 
 provider "dnsaccount" {
   alias   = "kids"
@@ -93,12 +79,12 @@ resource "dnsaccount_dns_server" "kids" {
 `);
     const applied = await run(["apply", "-auto-approve"]);
     assert.equal(applied.code, 0, applied.out);
-    const state = project.resources();
+    const state = suite.project.resources();
     const home = String(state.get("dnsaccount_dns_server.home")!.server_id);
     const kids = String(state.get("dnsaccount_dns_server.kids")!.server_id);
-    assert.equal((await dashA.dnsServers.get(home)).name, "Home of Alice");
+    assert.equal((await suite.dashboard.dnsServers.get(home)).name, "Home of Alice");
     assert.equal((await dashB.dnsServers.get(kids)).name, "Kids of Bob");
-    assert.ok(!(await dashA.dnsServers.list()).some((s) => s.name === "Kids of Bob"), "nothing of Bob's at Alice's");
+    assert.ok(!(await suite.dashboard.dnsServers.list()).some((s) => s.name === "Kids of Bob"), "nothing of Bob's at Alice's");
     assert.equal((await run(["plan", "-detailed-exitcode"])).code, 0);
     const destroyed = await run(["destroy", "-auto-approve"]);
     assert.equal(destroyed.code, 0, destroyed.out);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
@@ -8,7 +8,8 @@ import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _closeAll, _refreshTokenAlive, _repoRoot, _withLowerCase } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 import { _failWithoutTofu, _tofuBin, _tofuMissing } from "../support/tofu-cli";
-import { type DocHclBlock, _docHclBlocks, _importedIds, _variables, _zip } from "../support/tofu-docs";
+import { type DocHclBlock, _docHclBlocks, _importedIds, _variables } from "../support/tofu-docs";
+import { _sharedTofuRelease } from "../support/tofu-face";
 import { REQUIRED_PROVIDERS, TOFU_SOURCE, type TofuProject, _tofuProject } from "../support/tofu-project";
 
 const run = promisify(execFile);
@@ -32,23 +33,18 @@ const VARIABLES: Record<string, string> = {
   state_passphrase: PASSPHRASE,
 };
 
-/**
- * Blocks that fail because of the face, not the page, by their heading: each runs again (delete its line)
- * once the face is fixed. The reason is what tofu printed.
- */
-const FACE_FAILURES: Record<string, string> = {};
-
 /** `tofu show -json`'s managed resources: address → values (sensitive ones included). */
 type Shown = Map<string, { type: string; values: Record<string, unknown> }>;
 
 /**
  * Issue 34's "Done when": docs/opentofu.md, for OpenTofu users, with every `hcl` block run by the real
- * `tofu` as written (the provider is this checkout's npm bin through `dev_overrides`). The page is read
+ * `tofu` as written (the provider is the release zip, installed by `tofu init` from its filesystem mirror as
+ * users install it; the npm bin only for the page's `dev_overrides` block). The page is read
  * when the suite is declared, so a new block gets its test:
  * - a CLI configuration (`provider_installation`): the `dev_overrides` one starts the provider from the
  *   folder it names (a plan reads a data source); the `filesystem_mirror` one installs, with `tofu init`,
- *   a zip laid out as `npm run package:tofu` lays out the release (its executable a stand-in that runs
- *   the npm bin), and the lock file records it. Only the reader's path (`/home/you/…`) is replaced.
+ *   the release from the mirror `npm run package:tofu` writes (linux-amd64), and the lock file records
+ *   it; the page's `tofu providers lock` records its checksums. Only the reader's path (`/home/you/…`) is replaced.
  * - a `# fragment`: validated inside a minimal configuration (required_providers, the variables it uses).
  * - a configuration: against a fresh emulator (seeded with the objects its `import {}` blocks name),
  *   validate, apply, check the service (every server, device, address and token of the state exists
@@ -100,13 +96,7 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
     const title = `${block.heading} (line ${block.line}): ${block.kind}`;
     if (block.kind === "cli-config") it(`${title}: ${/dev_overrides/.test(block.text) ? "dev_overrides starts the provider from the folder it names" : "the filesystem mirror installs the release zip"}`, () => cliConfig(block));
     else if (block.kind === "fragment") it(`${title}: valid inside a minimal configuration`, () => fragment(block));
-    else if (FACE_FAILURES[block.heading] !== undefined) {
-      const reason = FACE_FAILURES[block.heading]!;
-      it(`${title}: not run (${reason})`, function () {
-        console.log(`      skipped: ${reason}`);
-        this.skip();
-      });
-    } else it(`${title}: validate, apply, a plan with no changes, destroy; checked at the service`, () => configuration(block));
+    else it(`${title}: validate, apply, a plan with no changes, destroy; checked at the service`, () => configuration(block));
   }
 
   it("the page shows the command-line import too", () => assert.ok(commandImports.length > 0));
@@ -129,6 +119,8 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
     const emu = await startEmulator({ users: [HOME], apiKeys: [{ key: HOME.apiKey, username: HOME.username }] });
     try {
       const root = tmp("dns-account-tofu-docs-cli-");
+      // The npm bin's wrapper in root/plugins, which the page's dev_overrides block names; the
+      // filesystem_mirror block replaces the CLI configuration, and `tofu init` installs the release.
       const project = _tofuProject(root, { DNS_ACCOUNT_API_KEY: HOME.apiKey, DNS_ACCOUNT_BASE_URL: emu.url });
       project.write(`provider "dnsaccount" {}\n\ndata "dnsaccount_account_limits" "account" {}\n\noutput "devices" {\n  value = data.dnsaccount_account_limits.account.devices.limit\n}\n`);
       if (/dev_overrides/.test(block.text)) {
@@ -139,22 +131,16 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
         assert.match(planned, /devices\s+=\s+\d+/, "the data source was read: the provider ran");
         return;
       }
-      // The packed layout `npm run package:tofu` writes, with a stand-in executable that runs the npm bin.
-      const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform as string] ?? process.platform;
-      const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
-      const mirror = path.join(root, "artifacts", "tofu-mirror");
-      const into = path.join(mirror, ...TOFU_SOURCE.split("/"));
-      mkdirSync(into, { recursive: true });
-      const bin = path.join(_repoRoot(), "dist", "provider", "tofu", "bin.js");
-      const exe = Buffer.from(`#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} "$@"\n`);
-      writeFileSync(path.join(into, `terraform-provider-dnsaccount_${VERSION}_${os}_${arch}.zip`), _zip([{ name: `terraform-provider-dnsaccount_v${VERSION}`, data: exe, mode: 0o755 }]));
+      // The release as `npm run package:tofu` makes it, shared by the run's tofu suites: linux-amd64 only.
+      const [os, arch] = ["linux", "amd64"];
+      const { mirror } = await _sharedTofuRelease();
       withCliConfig(block, project, mirror);
       const init = record(await project.ok(["init"]));
       assert.ok(init.includes(`Installed pulumi-dns-account/dnsaccount v${VERSION} (unauthenticated)`), "installed from the mirror");
       const lock = readFileSync(path.join(project.dir, ".terraform.lock.hcl"), "utf8");
       assert.match(lock, new RegExp(`provider "${TOFU_SOURCE}" \\{\\s*version\\s*=\\s*"${VERSION}"`));
       assert.match(lock, /"h1:[A-Za-z0-9+/=]+"/);
-      // The page's `tofu providers lock -fs-mirror=… -platform=…` (the stand-in mirror has this platform only).
+      // The page's `tofu providers lock -fs-mirror=… -platform=…` (the tests' mirror has this platform only).
       const locked = record(await project.ok(["providers", "lock", `-fs-mirror=${mirror}`, `-platform=${os}_${arch}`]));
       assert.match(locked, new RegExp(`Obtained pulumi-dns-account/dnsaccount checksums for ${os}_${arch}`), locked);
       record(await project.ok(["validate"]));
@@ -167,7 +153,7 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
   }
 
   async function fragment(block: DocHclBlock): Promise<void> {
-    const project = _tofuProject(tmp("dns-account-tofu-docs-fragment-"));
+    const project = await _tofuProject(tmp("dns-account-tofu-docs-fragment-"), {}, { install: "mirror" });
     const { used, declared } = _variables(block.text);
     const variables = used.filter((v) => !declared.includes(v)).map((v) => `variable "${v}" {\n  type      = string\n  sensitive = true\n}\n`);
     project.write(`${variables.join("\n")}\n${block.text}`);
@@ -217,7 +203,7 @@ describe("docs/opentofu.md: every hcl block under the real tofu", function () {
       const text = byCommand ? asWritten.replace(/import\s*\{[^}]*\}\s*/g, "") : asWritten;
       const ownCredentials = /provider\s+"dnsaccount"\s*\{[^}]*\b(api_key|password|refresh_token)\s*=/.test(text);
       const vars = Object.fromEntries(_variables(text).used.map((v) => [`TF_VAR_${v}`, VARIABLES[v]!]));
-      project = _tofuProject(tmp("dns-account-tofu-docs-config-"), { ...(ownCredentials ? {} : { DNS_ACCOUNT_API_KEY: HOME.apiKey, DNS_ACCOUNT_BASE_URL: emu.url }), ...vars });
+      project = await _tofuProject(tmp("dns-account-tofu-docs-config-"), { ...(ownCredentials ? {} : { DNS_ACCOUNT_API_KEY: HOME.apiKey, DNS_ACCOUNT_BASE_URL: emu.url }), ...vars }, { install: "mirror" });
       const p = project;
       const main = `${/required_providers/.test(text) ? "" : REQUIRED_PROVIDERS}${/provider\s+"dnsaccount"/.test(text) ? "" : 'provider "dnsaccount" {}\n'}\n${text}`;
       const write = (t: string) => writeFileSync(path.join(p.dir, "main.tf"), t);

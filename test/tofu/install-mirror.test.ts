@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { unzipSync } from "fflate";
 import { _useTempDirs } from "../support/temp";
 import { _failWithoutTofu, _tofuBin, _tofuEnv, _tofuMissing } from "../support/tofu-cli";
-import { _tofuRelease, type TofuRelease } from "../support/tofu-face";
+import { _sharedTofuRelease, type TofuRelease } from "../support/tofu-face";
 
 const run = promisify(execFile);
 
@@ -49,7 +49,8 @@ describe("tofu: the release zip installed from a filesystem mirror", function ()
   before(async () => {
     _failWithoutTofu(_tofuMissing());
     tofu = path.join(_tofuBin(), "tofu");
-    release = await _tofuRelease(path.join(tmp("dns-account-tofu-release-"), "artifacts"));
+    // The release the other tofu suites of this process install too (built by the first of them to ask).
+    release = await _sharedTofuRelease();
   });
 
   /** A configuration folder requiring the provider from `host` at the release's version, with `body`, and its environment. */

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
-import { _assertNoSecrets, _closeAll, _withLowerCase } from "../support/helpers";
-import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
 import { _startTofu } from "../support/tofu-process";
-import { type TofuProject, _tofuProject } from "../support/tofu-project";
+import { _tofuSuite } from "../support/tofu-project";
 
 const USERNAME = "tofu-interrupt@example.com";
 const PASSWORD = "Pw-TOFU-Interrupt-91d0e6a2";
@@ -23,21 +18,18 @@ const DEVICES = 20;
  */
 describe("tofu: SIGINT in the middle of an apply of 20 devices", function () {
   this.timeout(600_000);
-  const tmp = _useTempDirs();
-  let emu: Emulator;
-  let dashboard: Client;
-  let project: TofuProject;
   /** The emulator's answered requests, as "METHOD /path STATUS", as they finish. */
   const requests = new EventEmitter();
-  const outputs: string[] = [];
+  const suite = _tofuSuite({
+    prefix: "dns-account-tofu-interrupt-",
+    emulator: { users: [{ username: USERNAME, password: PASSWORD }], limits: { devices: DEVICES + 5 }, log: (line) => requests.emit("request", line) },
+    dashboard: { username: USERNAME, apiKey: API_KEY },
+    env: (emu) => ({ DNS_ACCOUNT_USERNAME: USERNAME, DNS_ACCOUNT_PASSWORD: PASSWORD, DNS_ACCOUNT_BASE_URL: emu.url }),
+    secrets: () => [PASSWORD, API_KEY],
+  });
 
-  before(async () => {
-    _failWithoutTofu(_tofuMissing());
-    emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }], limits: { devices: DEVICES + 5 }, log: (line) => requests.emit("request", line) });
-    emu.addApiKey(USERNAME, API_KEY);
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-    project = _tofuProject(tmp("dns-account-tofu-interrupt-"), { DNS_ACCOUNT_USERNAME: USERNAME, DNS_ACCOUNT_PASSWORD: PASSWORD, DNS_ACCOUNT_BASE_URL: emu.url });
-    project.write(`
+  before(() =>
+    suite.project.write(`
 provider "dnsaccount" {}
 
 resource "dnsaccount_dns_server" "home" {
@@ -50,22 +42,12 @@ resource "dnsaccount_device" "d" {
   device_type   = "MAC"
   dns_server_id = dnsaccount_dns_server.home.server_id
 }
-`);
-  });
-
-  after(async () => {
-    await _closeAll(
-      () => {
-        if (project) _assertNoSecrets(outputs.join("\n") + project.stateText(), _withLowerCase([PASSWORD, API_KEY]));
-      },
-      () => dashboard?.close(),
-      () => emu?.close(),
-    );
-  });
+`),
+  );
 
   /** The device ids of the state, sorted: every instance of the counted resource (resources() gives the first). */
   const stateDeviceIds = (): string[] => {
-    const text = project.stateText();
+    const text = suite.project.stateText();
     if (!text) return [];
     const state = JSON.parse(text) as { resources?: { mode: string; type: string; instances: { attributes: { device_id?: string } }[] }[] };
     return (state.resources ?? [])
@@ -73,10 +55,10 @@ resource "dnsaccount_device" "d" {
       .flatMap((r) => r.instances.map((i) => String(i.attributes.device_id)))
       .sort();
   };
-  const serviceDevices = async (): Promise<string[]> => (await dashboard.devices.list()).map((d) => d.id).sort();
+  const serviceDevices = async (): Promise<string[]> => (await suite.dashboard.devices.list()).map((d) => d.id).sort();
 
   it("tofu stops cleanly: the providers survive the SIGINT, what was made is in the state, nothing is orphaned", async () => {
-    const apply = _startTofu(project, ["apply", "-auto-approve"]);
+    const apply = _startTofu(suite.project, ["apply", "-auto-approve"]);
     let created = 0;
     let onRequest: (line: string) => void = () => undefined;
     // Ctrl-C once the service has made some devices: the apply is in the middle of the 20.
@@ -93,7 +75,7 @@ resource "dnsaccount_device" "d" {
     requests.off("request", onRequest);
     const r = await apply.done;
     const out = r.stdout + r.stderr;
-    outputs.push(out);
+    suite.record(out);
     assert.ok(sent, `the apply ended before the service made 3 devices:\n${out}`);
     assert.match(out, /Interrupt received/);
     assert.match(out, /Stopping operation/);
@@ -106,22 +88,19 @@ resource "dnsaccount_device" "d" {
   });
 
   it("the next apply converges: all 20 devices, at the service exactly those in the state, then no changes", async () => {
-    const applied = await project.ok(["apply", "-auto-approve"]);
-    outputs.push(applied);
+    const applied = await suite.ok("apply", "-auto-approve");
     assert.match(applied, /Apply complete!/);
     const inState = stateDeviceIds();
     assert.equal(inState.length, DEVICES);
     assert.deepEqual(await serviceDevices(), inState);
-    const plan = await project.tofu(["plan", "-detailed-exitcode"]);
-    outputs.push(plan.stdout + plan.stderr);
-    assert.equal(plan.code, 0, plan.stdout + plan.stderr);
+    const plan = await suite.plan();
+    assert.equal(plan.code, 0, plan.out);
   });
 
   it("destroy leaves no device, and no live refresh token of the account", async () => {
-    const destroyed = await project.ok(["destroy", "-auto-approve"]);
-    outputs.push(destroyed);
+    const destroyed = await suite.ok("destroy", "-auto-approve");
     assert.match(destroyed, new RegExp(`Destroy complete! Resources: ${DEVICES + 1} destroyed`));
     assert.deepEqual(await serviceDevices(), []);
-    assert.equal(emu.liveRefreshTokens(USERNAME), 0);
+    assert.equal(suite.emu.liveRefreshTokens(USERNAME), 0);
   });
 });

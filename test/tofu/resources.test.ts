@@ -1,44 +1,24 @@
 import assert from "node:assert/strict";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
-import { _assertNoSecrets, _closeAll } from "../support/helpers";
-import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { type TofuProject, _tofuProject } from "../support/tofu-project";
+import { _tofuSuite } from "../support/tofu-project";
 
 const API_KEY = "key-TOFU-RESOURCES-5d1c9e07";
 
 /**
  * Issue 34: DnsServer and Device through the OpenTofu face under the real `tofu`, against the emulator:
  * apply, a plan with no changes, an in-place change that keeps the ids known in the plan, drift seen by
- * plan and repaired by apply, an import block that plans no change, destroy. The API key comes from the
+ * plan and repaired by apply, an import block that plans no change, destroy. The provider is the release
+ * zip, installed by `tofu init` from the filesystem mirror as users install it. The API key comes from the
  * environment (DNS_ACCOUNT_API_KEY, the same chain as the CLI and Pulumi) and is never in the state.
  */
 describe("tofu: DNS servers and devices under the real tofu", function () {
   this.timeout(600_000);
-  const tmp = _useTempDirs();
-  let emu: Emulator;
-  let dashboard: Client;
-  let project: TofuProject;
-  const outputs: string[] = [];
-
-  before(async () => {
-    _failWithoutTofu(_tofuMissing());
-    emu = await startEmulator();
-    emu.addApiKey("user@example.com", API_KEY);
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-    project = _tofuProject(tmp("dns-account-tofu-resources-"), { DNS_ACCOUNT_API_KEY: API_KEY, DNS_ACCOUNT_BASE_URL: emu.url });
+  const suite = _tofuSuite({
+    prefix: "dns-account-tofu-resources-",
+    dashboard: { username: "user@example.com", apiKey: API_KEY },
+    env: (emu) => ({ DNS_ACCOUNT_API_KEY: API_KEY, DNS_ACCOUNT_BASE_URL: emu.url }),
+    secrets: () => [API_KEY],
   });
-
-  after(async () => {
-    await _closeAll(
-      () => {
-        if (project) _assertNoSecrets(outputs.join("\n") + project.stateText(), [API_KEY, API_KEY.toLowerCase()]);
-      },
-      () => dashboard?.close(),
-      () => emu?.close(),
-    );
-  });
+  const { ok, plan } = suite;
 
   const config = (o: { serverName?: string; deviceName?: string; protection?: boolean; rules?: string[]; extra?: string } = {}) => `
 provider "dnsaccount" {}
@@ -64,45 +44,34 @@ resource "dnsaccount_device" "laptop" {
 }
 ${o.extra ?? ""}`;
 
-  const ok = async (...args: string[]): Promise<string> => {
-    const out = await project.ok(args);
-    outputs.push(out);
-    return out;
-  };
-  const plan = async (): Promise<{ code: number; out: string }> => {
-    const r = await project.tofu(["plan", "-detailed-exitcode"]);
-    outputs.push(r.stdout + r.stderr);
-    return { code: r.code, out: r.stdout + r.stderr };
-  };
-
   it("base_url_conflict: a provider block's base_url beside an API key of the environment that has none fails, in tofu's words", async () => {
-    project.write(config().replace('provider "dnsaccount" {}', `provider "dnsaccount" {\n  base_url = "${emu.url}"\n}`));
-    const r = await project.tofu(["plan"], { DNS_ACCOUNT_BASE_URL: "" });
-    outputs.push(r.stdout + r.stderr);
+    suite.project.write(config().replace('provider "dnsaccount" {}', `provider "dnsaccount" {\n  base_url = "${suite.emu.url}"\n}`));
+    const r = await suite.project.tofu(["plan"], { DNS_ACCOUNT_BASE_URL: "" });
+    suite.record(r.stdout + r.stderr);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const said = r.stderr.replace(/\s+/g, " ");
     assert.match(said, /base_url_conflict: base_url in the provider block points at/);
     assert.match(said, /DNS_ACCOUNT_API_KEY/);
     assert.doesNotMatch(said, /dns-account:|baseUrl|apiKey/, "tofu's words, not Pulumi's");
-    assert.deepEqual(await dashboard.dnsServers.list().then((l) => l.filter((x) => !x.default)), [], "nothing was made");
+    assert.deepEqual(await suite.dashboard.dnsServers.list().then((l) => l.filter((x) => !x.default)), [], "nothing was made");
   });
 
   let serverId: string;
   let deviceId: string;
 
   it("apply creates the server with its settings and the device in it; the next plan has no changes", async () => {
-    project.write(config());
+    suite.project.write(config());
     const applied = await ok("apply", "-auto-approve");
     assert.match(applied, /Apply complete! Resources: 2 added, 0 changed, 0 destroyed/);
-    const state = project.resources();
+    const state = suite.project.resources();
     serverId = String(state.get("dnsaccount_dns_server.home")!.server_id);
     deviceId = String(state.get("dnsaccount_device.laptop")!.device_id);
     assert.equal(state.get("dnsaccount_dns_server.home")!.id, serverId);
-    const server = await dashboard.dnsServers.get(serverId);
+    const server = await suite.dashboard.dnsServers.get(serverId);
     assert.equal(server.name, "Home");
     assert.equal(server.settings.block_ttl_seconds, 60);
     assert.deepEqual(server.settings.user_rules_settings?.rules, ["||ads.example^"]);
-    const device = await dashboard.devices.get(deviceId);
+    const device = await suite.dashboard.devices.get(deviceId);
     assert.equal(device.dns_server_id, serverId);
     assert.equal(device.settings?.protection_enabled, true);
     const again = await plan();
@@ -111,33 +80,33 @@ ${o.extra ?? ""}`;
   });
 
   it("an in-place change: an update of each, the ids stay known in the plan, the service follows", async () => {
-    project.write(config({ deviceName: "Laptop 2", protection: false, rules: ["||ads.example^", "||tracker.example^"] }));
+    suite.project.write(config({ deviceName: "Laptop 2", protection: false, rules: ["||ads.example^", "||tracker.example^"] }));
     const planned = await plan();
     assert.equal(planned.code, 2, planned.out);
     assert.match(planned.out, /Plan: 0 to add, 2 to change, 0 to destroy/);
     assert.doesNotMatch(planned.out, /must be replaced|forces replacement/);
     assert.doesNotMatch(planned.out, /(server_id|device_id|dns_addresses)\s+=\s+\(known after apply\)/, "what the change cannot move stays known");
     await ok("apply", "-auto-approve");
-    const device = await dashboard.devices.get(deviceId);
+    const device = await suite.dashboard.devices.get(deviceId);
     assert.equal(device.name, "Laptop 2");
     assert.equal(device.settings?.protection_enabled, false);
-    assert.deepEqual((await dashboard.dnsServers.get(serverId)).settings.user_rules_settings?.rules, ["||ads.example^", "||tracker.example^"]);
-    assert.equal(String(project.resources().get("dnsaccount_device.laptop")!.device_id), deviceId);
+    assert.deepEqual((await suite.dashboard.dnsServers.get(serverId)).settings.user_rules_settings?.rules, ["||ads.example^", "||tracker.example^"]);
+    assert.equal(String(suite.project.resources().get("dnsaccount_device.laptop")!.device_id), deviceId);
     assert.equal((await plan()).code, 0);
   });
 
   it("drift: a change at the service shows in the plan and apply puts it back", async () => {
-    await dashboard.dnsServers.update(serverId, { name: "Renamed in the dashboard" });
+    await suite.dashboard.dnsServers.update(serverId, { name: "Renamed in the dashboard" });
     const drifted = await plan();
     assert.equal(drifted.code, 2, drifted.out);
     assert.match(drifted.out, /"Renamed in the dashboard" -> "Home"/);
     await ok("apply", "-auto-approve");
-    assert.equal((await dashboard.dnsServers.get(serverId)).name, "Home");
+    assert.equal((await suite.dashboard.dnsServers.get(serverId)).name, "Home");
     assert.equal((await plan()).code, 0);
   });
 
   it("an import block adopts a device made in the dashboard, and the plan after it has no changes", async () => {
-    const made = await dashboard.devices.create({ name: "Phone", device_type: "ANDROID", dns_server_id: serverId });
+    const made = await suite.dashboard.devices.create({ name: "Phone", device_type: "ANDROID", dns_server_id: serverId });
     const extra = `
 import {
   to = dnsaccount_device.phone
@@ -154,17 +123,17 @@ resource "dnsaccount_device" "phone" {
   }
 }
 `;
-    project.write(config({ deviceName: "Laptop 2", protection: false, rules: ["||ads.example^", "||tracker.example^"], extra }));
+    suite.project.write(config({ deviceName: "Laptop 2", protection: false, rules: ["||ads.example^", "||tracker.example^"], extra }));
     const planned = await plan();
     assert.match(planned.out, /Plan: 1 to import, 0 to add, 0 to change, 0 to destroy/, planned.out);
     await ok("apply", "-auto-approve");
-    assert.equal(String(project.resources().get("dnsaccount_device.phone")!.device_id), made.id);
+    assert.equal(String(suite.project.resources().get("dnsaccount_device.phone")!.device_id), made.id);
     const after = await plan();
     assert.equal(after.code, 0, after.out);
   });
 
   it("delete_on_destroy = false, then out of the configuration: the device stays at the service, and tofu says so", async () => {
-    const phone = String(project.resources().get("dnsaccount_device.phone")!.device_id);
+    const phone = String(suite.project.resources().get("dnsaccount_device.phone")!.device_id);
     const kept = `
 resource "dnsaccount_device" "phone" {
   name              = "Phone"
@@ -174,46 +143,46 @@ resource "dnsaccount_device" "phone" {
 }
 `;
     const base = { deviceName: "Laptop 2", protection: false, rules: ["||ads.example^", "||tracker.example^"] };
-    project.write(config({ ...base, extra: kept }));
+    suite.project.write(config({ ...base, extra: kept }));
     const declared = await ok("apply", "-auto-approve");
     assert.match(declared, /Resources: 0 added, 1 changed, 0 destroyed/);
-    assert.equal(project.resources().get("dnsaccount_device.phone")!.retain_on_destroy, true);
-    project.write(config(base));
+    assert.equal(suite.project.resources().get("dnsaccount_device.phone")!.retain_on_destroy, true);
+    suite.project.write(config(base));
     const removed = await ok("apply", "-auto-approve");
     assert.match(removed, /Resources: 0 added, 0 changed, 1 destroyed/);
     assert.match(removed.replace(/\s+/g, " "), new RegExp(`Device ${phone} is kept at the service`));
-    assert.ok((await dashboard.devices.list()).some((d) => d.id === phone), "the device is still at the service");
+    assert.ok((await suite.dashboard.devices.list()).some((d) => d.id === phone), "the device is still at the service");
   });
 
   it("an adopted device: delete_on_destroy = true taken out of the configuration goes back to keeping it, and it is kept", async () => {
-    const tablet = (await dashboard.devices.create({ name: "Tablet", device_type: "IOS", dns_server_id: serverId })).id;
+    const tablet = (await suite.dashboard.devices.create({ name: "Tablet", device_type: "IOS", dns_server_id: serverId })).id;
     const base = { deviceName: "Laptop 2", protection: false, rules: ["||ads.example^", "||tracker.example^"] };
     const adopted = (rule: string) => `
 resource "dnsaccount_device" "tablet" {
   adopt = "${tablet}"${rule}
 }
 `;
-    project.write(config({ ...base, extra: adopted("\n  delete_on_destroy = true") }));
+    suite.project.write(config({ ...base, extra: adopted("\n  delete_on_destroy = true") }));
     await ok("apply", "-auto-approve");
-    assert.equal(project.resources().get("dnsaccount_device.tablet")!.retain_on_destroy, false, "declared: deleted on destroy");
-    project.write(config({ ...base, extra: adopted("") }));
+    assert.equal(suite.project.resources().get("dnsaccount_device.tablet")!.retain_on_destroy, false, "declared: deleted on destroy");
+    suite.project.write(config({ ...base, extra: adopted("") }));
     const planned = await plan();
     assert.equal(planned.code, 2, `taking the line out is a change:\n${planned.out}`);
     await ok("apply", "-auto-approve");
-    const state = project.resources().get("dnsaccount_device.tablet")!;
+    const state = suite.project.resources().get("dnsaccount_device.tablet")!;
     assert.equal(state.delete_on_destroy, false);
     assert.equal(state.retain_on_destroy, true, "adopted, and nothing declared: kept");
     assert.equal((await plan()).code, 0);
-    project.write(config(base));
+    suite.project.write(config(base));
     await ok("apply", "-auto-approve");
-    assert.ok((await dashboard.devices.list()).some((d) => d.id === tablet), "the adopted device is still at the service");
+    assert.ok((await suite.dashboard.devices.list()).some((d) => d.id === tablet), "the adopted device is still at the service");
   });
 
   it("destroy deletes what the configuration made and imported", async () => {
     const destroyed = await ok("destroy", "-auto-approve");
     assert.match(destroyed, /Destroy complete! Resources: 2 destroyed/);
-    const devices = await dashboard.devices.list();
+    const devices = await suite.dashboard.devices.list();
     assert.deepEqual(devices.filter((d) => d.id === deviceId), []);
-    assert.ok(!(await dashboard.dnsServers.list()).some((s) => s.id === serverId));
+    assert.ok(!(await suite.dashboard.dnsServers.list()).some((s) => s.id === serverId));
   });
 });

@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
-import { _assertNoSecrets, _closeAll } from "../support/helpers";
-import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { type TofuProject, _tofuProject } from "../support/tofu-project";
+import { _tofuSuite } from "../support/tofu-project";
 
 const USER = { username: "tofu-address@example.com", password: "pw-TOFU-ADDRESS-3a9e5c17" };
 const API_KEY = "key-TOFU-ADDRESS-dashboard-8e21";
@@ -17,32 +12,14 @@ const API_KEY = "key-TOFU-ADDRESS-dashboard-8e21";
  */
 describe("tofu: dedicated IPv4 addresses and Tokens under the real tofu", function () {
   this.timeout(600_000);
-  const tmp = _useTempDirs();
-  let emu: Emulator;
-  let dashboard: Client;
-  let project: TofuProject;
-  const printed: string[] = [];
-
-  before(async () => {
-    _failWithoutTofu(_tofuMissing());
-    emu = await startEmulator({ users: [USER], apiKeys: [{ key: API_KEY, username: USER.username }] });
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-    project = _tofuProject(tmp("dns-account-tofu-address-"), { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password });
+  const suite = _tofuSuite({
+    prefix: "dns-account-tofu-address-",
+    emulator: { users: [USER] },
+    dashboard: { username: USER.username, apiKey: API_KEY },
+    env: (emu) => ({ DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_USERNAME: USER.username, DNS_ACCOUNT_PASSWORD: USER.password }),
+    secrets: () => [USER.password, API_KEY],
   });
-
-  after(async () => {
-    await _closeAll(
-      () => _assertNoSecrets(printed.join("\n"), [USER.password, API_KEY, USER.password.toLowerCase(), API_KEY.toLowerCase()]),
-      () => dashboard?.close(),
-      () => emu?.close(),
-    );
-  });
-
-  const run = async (args: string[]) => {
-    const r = await project.tofu(args);
-    printed.push(r.stdout + r.stderr);
-    return { code: r.code, out: r.stdout + r.stderr };
-  };
+  const { run } = suite;
   const ok = async (...args: string[]) => {
     const r = await run(args);
     assert.equal(r.code, 0, r.out);
@@ -77,18 +54,18 @@ resource "dnsaccount_dedicated_ipv4" "home" {
 }
 ${extra}`;
 
-  const state = () => project.resources();
-  const linkOf = async (ip: string) => (await dashboard.dedicatedIpv4.list()).find((a) => a.ip === ip)?.device_id;
+  const state = () => suite.project.resources();
+  const linkOf = async (ip: string) => (await suite.dashboard.dedicatedIpv4.list()).find((a) => a.ip === ip)?.device_id;
 
   let ip: string;
 
   it("an address linked to a device; moved to another in place, the address kept", async () => {
-    project.write(config("router"));
+    suite.project.write(config("router"));
     await ok("apply", "-auto-approve");
     ip = String(state().get("dnsaccount_dedicated_ipv4.home")!.ip);
     assert.equal(await linkOf(ip), String(state().get("dnsaccount_device.router")!.device_id));
     assert.equal((await run(["plan", "-detailed-exitcode"])).code, 0);
-    project.write(config("console"));
+    suite.project.write(config("console"));
     const planned = await run(["plan", "-detailed-exitcode"]);
     assert.equal(planned.code, 2, planned.out);
     assert.match(planned.out, /Plan: 0 to add, 1 to change, 0 to destroy/);
@@ -99,7 +76,7 @@ ${extra}`;
   });
 
   it("drift: an address unlinked in the dashboard is linked again by apply", async () => {
-    await dashboard.devices.unlinkDedicatedIpv4(String(state().get("dnsaccount_device.console")!.device_id), ip);
+    await suite.dashboard.devices.unlinkDedicatedIpv4(String(state().get("dnsaccount_device.console")!.device_id), ip);
     assert.equal(await linkOf(ip), undefined);
     const drifted = await run(["plan", "-detailed-exitcode"]);
     assert.equal(drifted.code, 2, drifted.out);
@@ -110,7 +87,7 @@ ${extra}`;
 
   it("import: an address forgotten by the state is imported by its IP, with no change after", async () => {
     await ok("state", "rm", "dnsaccount_dedicated_ipv4.home");
-    project.write(config("console", 3600, `\nimport {\n  to = dnsaccount_dedicated_ipv4.home\n  id = "${ip}"\n}\n`));
+    suite.project.write(config("console", 3600, `\nimport {\n  to = dnsaccount_dedicated_ipv4.home\n  id = "${ip}"\n}\n`));
     const planned = await run(["plan"]);
     assert.match(planned.out, /Plan: 1 to import, 0 to add, 0 to change, 0 to destroy/, planned.out);
     await ok("apply", "-auto-approve");
@@ -118,7 +95,7 @@ ${extra}`;
   });
 
   it("device_id taken out of the configuration unlinks the address, in place", async () => {
-    project.write(config("console").replace(/resource "dnsaccount_dedicated_ipv4" "home" \{\n  device_id = [^\n]+\n\}/, 'resource "dnsaccount_dedicated_ipv4" "home" {}'));
+    suite.project.write(config("console").replace(/resource "dnsaccount_dedicated_ipv4" "home" \{\n  device_id = [^\n]+\n\}/, 'resource "dnsaccount_dedicated_ipv4" "home" {}'));
     const planned = await run(["plan", "-detailed-exitcode"]);
     assert.equal(planned.code, 2, planned.out);
     assert.match(planned.out, /Plan: 0 to add, 1 to change, 0 to destroy/);
@@ -129,33 +106,33 @@ ${extra}`;
   });
 
   it("a Token: an in-place change; a refresh token revoked out of band is gone, and apply makes a new one; an import is refused", async () => {
-    project.write(config("console", 7200));
+    suite.project.write(config("console", 7200));
     const planned = await run(["plan", "-detailed-exitcode"]);
     assert.equal(planned.code, 2, planned.out);
     assert.match(planned.out, /dnsaccount_token\.ci will be updated in-place/);
     await ok("apply", "-auto-approve");
     assert.equal(state().get("dnsaccount_token.ci")!.renew_before_seconds, 7200);
 
-    emu.revokeRefreshToken(String(state().get("dnsaccount_token.ci")!.refresh_token));
+    suite.emu.revokeRefreshToken(String(state().get("dnsaccount_token.ci")!.refresh_token));
     const gone = await run(["plan", "-detailed-exitcode"]);
     assert.equal(gone.code, 2, gone.out);
     assert.match(gone.out, /dnsaccount_token\.ci will be created/);
     await ok("apply", "-auto-approve");
     assert.equal((await run(["plan", "-detailed-exitcode"])).code, 0);
 
-    project.write(config("console", 7200, `\nresource "dnsaccount_token" "other" {}\n`));
+    suite.project.write(config("console", 7200, `\nresource "dnsaccount_token" "other" {}\n`));
     const refused = await run(["import", "dnsaccount_token.other", "tok-anything"]);
-    project.write(config("console", 7200));
+    suite.project.write(config("console", 7200));
     assert.notEqual(refused.code, 0);
     assert.match(refused.out.replace(/\s+/g, " "), /A Token cannot be imported.*Declare a dnsaccount_token with refresh_token to adopt one/);
   });
 
   it("destroy unlinks the address (the service has no release: it stays the account's) and deletes the rest", async () => {
     await ok("destroy", "-auto-approve");
-    const held = (await dashboard.dedicatedIpv4.list()).find((a) => a.ip === ip);
+    const held = (await suite.dashboard.dedicatedIpv4.list()).find((a) => a.ip === ip);
     assert.ok(held, "the address stays allocated");
     assert.equal(held.device_id ?? undefined, undefined, "and unlinked");
-    assert.deepEqual((await dashboard.devices.list()).map((d) => d.name), []);
-    assert.equal(emu.liveRefreshTokens(USER.username), 0);
+    assert.deepEqual((await suite.dashboard.devices.list()).map((d) => d.name), []);
+    assert.equal(suite.emu.liveRefreshTokens(USER.username), 0);
   });
 });

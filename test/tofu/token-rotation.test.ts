@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient, refreshToken } from "../../sdk";
-import { _assertNoSecrets, _closeAll } from "../support/helpers";
-import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { _secretsOutsideSensitive, type TofuProject, _tofuProject } from "../support/tofu-project";
+import { refreshToken } from "../../sdk";
+import { _secretsOutsideSensitive, _tofuSuite } from "../support/tofu-project";
 
 const USER = { username: "tofu-rotation@example.com", password: "pw-TOFU-ROTATION-7c41e2a9" };
 const API_KEY = "key-TOFU-ROTATION-dashboard-2b6f";
@@ -19,31 +15,17 @@ const API_KEY = "key-TOFU-ROTATION-dashboard-2b6f";
  */
 describe("tofu: Token rotation with dependents, a dedicated address and data sources under the real tofu", function () {
   this.timeout(600_000);
-  const tmp = _useTempDirs();
-  let emu: Emulator;
-  let dashboard: Client;
-  let project: TofuProject;
-  const printed: string[] = [];
   const refreshTokens: string[] = [];
-
-  before(async () => {
-    _failWithoutTofu(_tofuMissing());
-    emu = await startEmulator({ users: [USER], apiKeys: [{ key: API_KEY, username: USER.username }] });
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-    project = _tofuProject(tmp("dns-account-tofu-rotation-"), { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_PASSWORD: USER.password });
+  const suite = _tofuSuite({
+    prefix: "dns-account-tofu-rotation-",
+    emulator: { users: [USER] },
+    dashboard: { username: USER.username, apiKey: API_KEY },
+    env: (emu) => ({ DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_PASSWORD: USER.password }),
+    secrets: () => [USER.password, ...refreshTokens],
+    // The state holds the refresh tokens on purpose, under sensitive attributes: the test checks it with _secretsOutsideSensitive.
+    searchState: false,
   });
-
-  after(async () => {
-    await _closeAll(
-      () => {
-        if (!project) return;
-        const secrets = [USER.password, ...refreshTokens];
-        _assertNoSecrets(printed.join("\n"), [...secrets, ...secrets.map((s) => s.toLowerCase())]);
-      },
-      () => dashboard?.close(),
-      () => emu?.close(),
-    );
-  });
+  const { ok, plan } = suite;
 
   const config = (rotation: string, serverName = "CI only") => `
 provider "dnsaccount" {
@@ -90,46 +72,36 @@ output "devices_limit" {
 }
 `;
 
-  const ok = async (...args: string[]): Promise<string> => {
-    const out = await project.ok(args);
-    printed.push(out);
-    return out;
-  };
-  const plan = async (): Promise<{ code: number; out: string }> => {
-    const r = await project.tofu(["plan", "-detailed-exitcode"]);
-    printed.push(r.stdout + r.stderr);
-    return { code: r.code, out: r.stdout + r.stderr };
-  };
-  const tokenOf = () => String(project.resources().get("dnsaccount_token.ci")!.refresh_token);
+  const tokenOf = () => String(suite.project.resources().get("dnsaccount_token.ci")!.refresh_token);
 
   let serverId: string;
   let deviceId: string;
   let ip: string;
 
   it("apply: the Token, a server and device on its credentials (names from ids unknown at plan), a linked address; data sources read", async () => {
-    project.write(config("1"));
+    suite.project.write(config("1"));
     const planned = await plan();
     assert.equal(planned.code, 2, planned.out);
     assert.match(planned.out, /name\s+= \(known after apply\)/, "the device's name waits for the server's id");
     const applied = await ok("apply", "-auto-approve");
     assert.match(applied, /Apply complete! Resources: 4 added/);
-    const state = project.resources();
+    const state = suite.project.resources();
     refreshTokens.push(tokenOf());
     serverId = String(state.get("dnsaccount_dns_server.ci_only")!.server_id);
     deviceId = String(state.get("dnsaccount_device.router")!.device_id);
     ip = String(state.get("dnsaccount_dedicated_ipv4.router")!.ip);
-    assert.equal((await dashboard.devices.get(deviceId)).name, `Router of ${serverId}`);
-    assert.deepEqual((await dashboard.dnsServers.get(serverId)).settings.parental_control_settings?.blocked_services?.filter((s) => s.enabled).map((s) => s.id), ["tiktok"]);
-    assert.ok((await dashboard.dedicatedIpv4.list()).some((a) => a.ip === ip && a.device_id === deviceId));
-    assert.match((await project.ok(["output", "devices_limit"])).trim(), /^\d+$/);
+    assert.equal((await suite.dashboard.devices.get(deviceId)).name, `Router of ${serverId}`);
+    assert.deepEqual((await suite.dashboard.dnsServers.get(serverId)).settings.parental_control_settings?.blocked_services?.filter((s) => s.enabled).map((s) => s.id), ["tiktok"]);
+    assert.ok((await suite.dashboard.dedicatedIpv4.list()).some((a) => a.ip === ip && a.device_id === deviceId));
+    assert.match((await suite.project.ok(["output", "devices_limit"])).trim(), /^\d+$/);
     const again = await plan();
     assert.equal(again.code, 0, again.out);
-    assert.equal(emu.liveRefreshTokens(USER.username), 1, "the Token's refresh token; every process's own login was revoked");
+    assert.equal(suite.emu.liveRefreshTokens(USER.username), 1, "the Token's refresh token; every process's own login was revoked");
   });
 
   it("a keepers change rotates the Token new-before-old; the dependents move to the new token and the old one is revoked", async () => {
     const old = tokenOf();
-    project.write(config("2"));
+    suite.project.write(config("2"));
     const planned = await plan();
     assert.equal(planned.code, 2, planned.out);
     assert.match(planned.out, /dnsaccount_token\.ci must be replaced/);
@@ -140,31 +112,31 @@ output "devices_limit" {
     refreshTokens.push(fresh);
     assert.notEqual(fresh, old);
     // The state: no password at all; the tokens and DoH passwords only under attributes marked sensitive.
-    const stateText = project.stateText();
+    const stateText = suite.project.stateText();
     assert.ok(!stateText.includes(USER.password) && !stateText.toLowerCase().includes(USER.password.toLowerCase()), "the password is in the state");
-    const access = String(project.resources().get("dnsaccount_token.ci")!.access_token);
-    const withAuth = (project.resources().get("dnsaccount_device.router")!.dns_addresses_with_auth as { dns_over_https_with_auth_url: string }).dns_over_https_with_auth_url;
+    const access = String(suite.project.resources().get("dnsaccount_token.ci")!.access_token);
+    const withAuth = (suite.project.resources().get("dnsaccount_device.router")!.dns_addresses_with_auth as { dns_over_https_with_auth_url: string }).dns_over_https_with_auth_url;
     const dohPassword = decodeURIComponent(new URL(withAuth).password);
     assert.ok(fresh.length > 8 && access.length > 8 && dohPassword.length > 4);
     assert.deepEqual(_secretsOutsideSensitive(stateText, [fresh, access, dohPassword]), []);
     for (const r of ["dnsaccount_dns_server.ci_only", "dnsaccount_device.router"]) {
-      assert.equal((project.resources().get(r)!.credentials as { refresh_token: string }).refresh_token, fresh, r);
+      assert.equal((suite.project.resources().get(r)!.credentials as { refresh_token: string }).refresh_token, fresh, r);
     }
     // Refresh (every plan refreshes), a plan with no changes, an update and destroy all work on the new token.
     const after = await plan();
     assert.equal(after.code, 0, after.out);
-    project.write(config("2", "CI only, renamed"));
+    suite.project.write(config("2", "CI only, renamed"));
     await ok("apply", "-auto-approve");
-    assert.equal((await dashboard.dnsServers.get(serverId)).name, "CI only, renamed");
-    await assert.rejects(refreshToken({ baseUrl: emu.url, refreshToken: old }), { name: "InvalidGrantError" }, "the old refresh token is revoked");
-    assert.equal(emu.liveRefreshTokens(USER.username), 1, "only the new Token's refresh token is alive");
+    assert.equal((await suite.dashboard.dnsServers.get(serverId)).name, "CI only, renamed");
+    await assert.rejects(refreshToken({ baseUrl: suite.emu.url, refreshToken: old }), { name: "InvalidGrantError" }, "the old refresh token is revoked");
+    assert.equal(suite.emu.liveRefreshTokens(USER.username), 1, "only the new Token's refresh token is alive");
   });
 
   it("destroy removes everything, the Token's refresh token revoked", async () => {
     const out = await ok("destroy", "-auto-approve");
     assert.match(out, /Destroy complete! Resources: 4 destroyed/);
-    assert.ok(!(await dashboard.dnsServers.list()).some((s) => s.id === serverId));
-    assert.ok(!(await dashboard.devices.list()).some((d) => d.id === deviceId));
-    assert.equal(emu.liveRefreshTokens(USER.username), 0);
+    assert.ok(!(await suite.dashboard.dnsServers.list()).some((s) => s.id === serverId));
+    assert.ok(!(await suite.dashboard.devices.list()).some((d) => d.id === deviceId));
+    assert.equal(suite.emu.liveRefreshTokens(USER.username), 0);
   });
 });
