@@ -28,8 +28,7 @@ export type ResourceCredentials = Credentials;
  * const server = await client.dnsServers.get(id);
  * ```
  */
-<<<<<<< HEAD
-export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem = NO_CREDENTIALS): Promise<Client> {
+export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none?: CredentialProblem): Promise<Client> {
   return stoppable(ctx, await sharedAccountClient(ctx, credentials, none));
 }
 
@@ -39,10 +38,7 @@ function stoppable(ctx: ProviderContext, client: Client): Client {
 }
 
 /** The process-wide client of {@link accountClient}, without the call's stop signal. */
-async function sharedAccountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none: CredentialProblem): Promise<Client> {
-=======
-export async function accountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none?: CredentialProblem): Promise<Client> {
->>>>>>> s36-tofu-words
+async function sharedAccountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none?: CredentialProblem): Promise<Client> {
   const r = resolve(ctx, credentials, none);
   if (isProblem(r)) throw problemError(r);
   const u = await usableCredentials(r);
@@ -178,7 +174,7 @@ export async function serviceChecks(
   if (failedAlready) return [];
   const failures: Failure[] = [];
   try {
-    const shared = await sharedAccountClient(ctx, news.credentials, NO_CREDENTIALS);
+    const shared = await sharedAccountClient(ctx, news.credentials);
     const client = stoppable(ctx, shared);
     if (!ctx.skipCredentialsValidation) {
       const refused = await validated(shared, client, news.credentials !== undefined);

@@ -367,7 +367,7 @@ export async function importResource(kind: ResourceKind, id: string, contextFor:
   if (kind.token === "dns-account:index:Token") {
     diagnostics.push({
       severity: "ERROR",
-      summary: "A Token cannot be imported",
+      summary: "A dnsaccount_token cannot be imported",
       detail: "The service cannot show an existing token. Declare a dnsaccount_token with refresh_token to adopt one.",
     });
     return { state: null, diagnostics };

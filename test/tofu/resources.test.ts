@@ -150,7 +150,7 @@ resource "dnsaccount_device" "phone" {
     suite.project.write(config(base));
     const removed = await ok("apply", "-auto-approve");
     assert.match(removed, /Resources: 0 added, 0 changed, 1 destroyed/);
-    assert.match(removed.replace(/\s+/g, " "), new RegExp(`Device ${phone} is kept at the service`));
+    assert.match(removed.replace(/\s+/g, " "), new RegExp(`dnsaccount_device ${phone} is kept at the service`));
     assert.ok((await suite.dashboard.devices.list()).some((d) => d.id === phone), "the device is still at the service");
   });
 

@@ -124,7 +124,7 @@ ${extra}`;
     const refused = await run(["import", "dnsaccount_token.other", "tok-anything"]);
     suite.project.write(config("console", 7200));
     assert.notEqual(refused.code, 0);
-    assert.match(refused.out.replace(/\s+/g, " "), /A Token cannot be imported.*Declare a dnsaccount_token with refresh_token to adopt one/);
+    assert.match(refused.out.replace(/\s+/g, " "), /A dnsaccount_token cannot be imported.*Declare a dnsaccount_token with refresh_token to adopt one/);
   });
 
   it("destroy unlinks the address (the service has no release: it stays the account's) and deletes the rest", async () => {
