@@ -29,6 +29,12 @@ interface Minted {
   /** The signals hooked (or to hook) by revokeAtExit; its listeners, once hooked. */
   signals: ExitSignal[];
   listeners: Map<ExitSignal, () => void>;
+  /**
+   * Set once the process revokes because it is about to end (a signal, the engine gone, tofu's Shutdown):
+   * a password session registered after that is revoked at once, before it logs in, so a call still in
+   * flight cannot mint a refresh token that nothing would revoke.
+   */
+  ending: boolean;
 }
 
 function minted(): Minted {
@@ -39,6 +45,7 @@ function minted(): Minted {
   m.hooked ??= false;
   m.signals ??= ["SIGTERM", "SIGINT"];
   m.listeners ??= new Map();
+  m.ending ??= false;
   return m as Minted;
 }
 
@@ -54,7 +61,9 @@ async function revokeMintedSessions(): Promise<void> {
  * Revokes now every password session of this process that is not revoked yet, waiting at most
  * `withinMs` (default 5 s) for the service: for a process that is about to end on its own account, as
  * the native plugin does when its engine is gone (provider/plugin/engine-watch.ts). A revocation that
- * fails or takes longer is left to expire on its own.
+ * fails or takes longer is left to expire on its own. From then on the process is ending: a password
+ * session made later (a call still in flight, whose shared session was just revoked and is replaced) is
+ * revoked before it can log in.
  *
  * @example
  * ```ts
@@ -63,6 +72,7 @@ async function revokeMintedSessions(): Promise<void> {
  * ```
  */
 export function revokeMintedNow(withinMs = SIGNAL_REVOKE_MS): Promise<void> {
+  minted().ending = true;
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, withinMs).unref());
   return Promise.race([revokeMintedSessions(), deadline]);
 }
@@ -116,6 +126,11 @@ function hookSignal(m: Minted, signal: ExitSignal): void {
  */
 export function revokeAtExit(session: Session): void {
   const m = minted();
+  if (m.ending) {
+    // The process is ending: this session never logs in (its calls fail as revoked).
+    void session.revoke().catch(() => undefined);
+    return;
+  }
   m.sessions.add(session);
   if (m.hooked) return;
   m.hooked = true;

@@ -51,6 +51,20 @@ console.log("shared", globalThis[Symbol.for("pulumi-dns-account.minted-sessions"
     assert.equal(r.out, "listeners 1 1 1\nshared 3\nrevoked a\nrevoked b\nrevoked c\n");
   });
 
+  it("once the process is ending (revokeMintedNow: a signal, the engine gone, tofu's Shutdown), a session registered later is revoked at once, before it can log in", async () => {
+    // Without it, a call still in flight when SIGTERM came logged in again through a fresh shared session,
+    // and that login was never revoked (found by the tofu logins test under the release executable).
+    const r = await run(`
+const { revokeMintedNow } = require(${JSON.stringify(MODULE)});
+revokeAtExit(session("before"));
+revokeMintedNow().then(() => {
+  revokeAtExit(session("late"));
+  console.log("shared", globalThis[Symbol.for("pulumi-dns-account.minted-sessions")].sessions.size);
+});`);
+    assert.equal(r.code, 0, r.out);
+    assert.equal(r.out, "revoked before\nrevoked late\nshared 0\n");
+  });
+
   it("nothing minted: nothing hooked, nothing revoked", async () => {
     const r = await run(`console.log("listeners", process.listenerCount("beforeExit"), process.listenerCount("SIGTERM"));`);
     assert.equal(r.out, "listeners 0 0\n");

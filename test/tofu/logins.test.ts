@@ -31,13 +31,6 @@ describe("tofu: password logins are revoked when each provider process ends", fu
     // The password's origin is the environment's base URL (one origin for a secret and the place it goes).
     env: (emu) => ({ DNS_ACCOUNT_PASSWORD: PASSWORD, DNS_ACCOUNT_BASE_URL: emu.url }),
     secrets: () => [PASSWORD, API_KEY],
-    // The npm bin, not the release installed from the mirror, for a stated reason: a provider race this
-    // suite's SIGTERM test finds. After the SIGTERM's revoke_token, a call still in flight in the dying
-    // process logs in with the password again, and nothing revokes that login (2 live refresh tokens, not
-    // 1: the exit revocation of provider/shared/exit-revocation.ts misses a login made after it began).
-    // Under the release executable the test fails every run; under the npm bin now and then (timing).
-    // Back to the mirror (drop this line) once the provider is fixed.
-    install: "dev_overrides",
   });
   const { ok } = suite;
 
