@@ -12,7 +12,7 @@
  * and, when it is gone (a SIGKILL of `pulumi up` never stops its plugins), stops listening, revokes the
  * refresh tokens its password logins minted and exits: within 20 s.
  */
-import { revokeMintedNow } from "../shared/exit-revocation";
+import { revokeMintedAtEnd } from "../shared/exit-revocation";
 import { parsePluginArgs } from "./args";
 import { grpcHealthCheck, watchEngine } from "./engine-watch";
 import { grpcPieces, pulumiMissing } from "./grpc-installed";
@@ -61,7 +61,7 @@ export function start(listener?: Listener, started?: () => void): void {
  */
 async function stopAlone(close: () => Promise<void>): Promise<void> {
   close().catch(() => undefined);
-  await revokeMintedNow();
+  await revokeMintedAtEnd();
   process.exit(0);
 }
 

@@ -30,7 +30,7 @@ interface Minted {
   signals: ExitSignal[];
   listeners: Map<ExitSignal, () => void>;
   /**
-   * Set once the process revokes because it is about to end (a signal, the engine gone, tofu's Shutdown):
+   * Set once the process revokes because it is about to end ({@link revokeMintedAtEnd}: a signal, the engine gone, tofu's Shutdown):
    * a password session registered after that is revoked at once, before it logs in, so a call still in
    * flight cannot mint a refresh token that nothing would revoke.
    */
@@ -61,9 +61,8 @@ async function revokeMintedSessions(): Promise<void> {
  * Revokes now every password session of this process that is not revoked yet, waiting at most
  * `withinMs` (default 5 s) for the service: for a process that is about to end on its own account, as
  * the native plugin does when its engine is gone (provider/plugin/engine-watch.ts). A revocation that
- * fails or takes longer is left to expire on its own. From then on the process is ending: a password
- * session made later (a call still in flight, whose shared session was just revoked and is replaced) is
- * revoked before it can log in.
+ * fails or takes longer is left to expire on its own. A process that exits right after uses
+ * {@link revokeMintedAtEnd}.
  *
  * @example
  * ```ts
@@ -72,9 +71,25 @@ async function revokeMintedSessions(): Promise<void> {
  * ```
  */
 export function revokeMintedNow(withinMs = SIGNAL_REVOKE_MS): Promise<void> {
-  minted().ending = true;
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, withinMs).unref());
   return Promise.race([revokeMintedSessions(), deadline]);
+}
+
+/**
+ * {@link revokeMintedNow} for a process that exits once it resolves (a signal, the engine gone, tofu's
+ * Shutdown): from now on the process is ending, so a password session registered later (a call still in
+ * flight, whose shared session was just revoked and is replaced) is revoked before it can log in. Not for
+ * a process that goes on (a test that runs a server in-process): it would revoke every later login.
+ *
+ * @example
+ * ```ts
+ * await revokeMintedAtEnd();
+ * process.exit(0);
+ * ```
+ */
+export function revokeMintedAtEnd(withinMs = SIGNAL_REVOKE_MS): Promise<void> {
+  minted().ending = true;
+  return revokeMintedNow(withinMs);
 }
 
 /**
@@ -107,7 +122,7 @@ function hookSignal(m: Minted, signal: ExitSignal): void {
   const onSignal = (): void => {
     process.removeListener(signal, onSignal);
     m.listeners.delete(signal);
-    void revokeMintedNow().finally(() => process.kill(process.pid, signal));
+    void revokeMintedAtEnd().finally(() => process.kill(process.pid, signal));
   };
   m.listeners.set(signal, onSignal);
   process.on(signal, onSignal);

@@ -21,7 +21,7 @@
  */
 import type * as grpcTypes from "@grpc/grpc-js";
 import net from "node:net";
-import { revokeMintedNow, revokeOnSignals } from "../shared/exit-revocation";
+import { revokeMintedAtEnd, revokeOnSignals } from "../shared/exit-revocation";
 import { checkHandshake, handshakeLine, HandshakeError } from "./handshake";
 import { keepStdoutClean, log } from "./log";
 import { parentGone } from "./parent";
@@ -75,7 +75,7 @@ export function start(started?: () => void): void {
   const end = (withinMs?: number): void => {
     if (ending) return;
     ending = true;
-    void revokeMintedNow(withinMs).finally(() => process.exit(0));
+    void revokeMintedAtEnd(withinMs).finally(() => process.exit(0));
   };
   // stderr is a pipe only tofu reads: a write that fails there means tofu is gone (a Go plugin dies of it).
   process.stderr.on("error", () => end());

@@ -51,18 +51,24 @@ console.log("shared", globalThis[Symbol.for("pulumi-dns-account.minted-sessions"
     assert.equal(r.out, "listeners 1 1 1\nshared 3\nrevoked a\nrevoked b\nrevoked c\n");
   });
 
-  it("once the process is ending (revokeMintedNow: a signal, the engine gone, tofu's Shutdown), a session registered later is revoked at once, before it can log in", async () => {
+  it("once the process is ending (revokeMintedAtEnd: a signal, the engine gone, tofu's Shutdown), a session registered later is revoked at once, before it can log in; revokeMintedNow alone leaves later logins be", async () => {
     // Without it, a call still in flight when SIGTERM came logged in again through a fresh shared session,
     // and that login was never revoked (found by the tofu logins test under the release executable).
     const r = await run(`
-const { revokeMintedNow } = require(${JSON.stringify(MODULE)});
-revokeAtExit(session("before"));
+const { revokeMintedNow, revokeMintedAtEnd } = require(${JSON.stringify(MODULE)});
+const shared = () => globalThis[Symbol.for("pulumi-dns-account.minted-sessions")].sessions.size;
+revokeAtExit(session("first"));
 revokeMintedNow().then(() => {
+  revokeAtExit(session("kept"));
+  console.log("after now", shared());
+  return revokeMintedAtEnd();
+}).then(() => {
   revokeAtExit(session("late"));
-  console.log("shared", globalThis[Symbol.for("pulumi-dns-account.minted-sessions")].sessions.size);
+  console.log("after end", shared());
+  process.exit(0);
 });`);
     assert.equal(r.code, 0, r.out);
-    assert.equal(r.out, "revoked before\nrevoked late\nshared 0\n");
+    assert.equal(r.out, "revoked first\nafter now 1\nrevoked kept\nrevoked late\nafter end 0\n");
   });
 
   it("nothing minted: nothing hooked, nothing revoked", async () => {
