@@ -13,7 +13,8 @@ import { DEFAULT_USERS } from "../../emulator/state";
 import { createClient } from "../../sdk";
 import { _spawnProvider, _stopProvider } from "../support/engine/provider-host";
 import { _gitSnapshot } from "../support/git-snapshot";
-import { _cleanEnv, _repoRoot, _waitForLine } from "../support/helpers";
+import { _cleanEnv, _repoRoot, _skipBecause, _waitForLine } from "../support/helpers";
+import { _tofuBin, _tofuMissing } from "../support/tofu-cli";
 import { type FencedBlock, fencedBlocks } from "../support/readme-blocks";
 import { type Program, type Schema, _namesNotInSchema, problems } from "../support/yaml-program";
 
@@ -58,7 +59,8 @@ interface Handler {
   placeholders?: { text: string; by: string; reason: string }[];
   /** Why the block is not run as it stands (and what is checked instead). Absent: it runs as written. */
   notRun?: string;
-  run(block: FencedBlock): Promise<void>;
+  /** `ctx` is the test's, for a block that needs a tool this machine may lack (it skips, saying so). */
+  run(block: FencedBlock, ctx: Mocha.Context): Promise<void>;
 }
 
 function matches(h: Handler, b: FencedBlock): boolean {
@@ -95,6 +97,8 @@ describe("README and docs/: every code block runs as written", function () {
   let tmp: string;
   let home: string;
   let clone: string;
+  /** The OpenTofu page's fresh clone, which its first terminal's block made. */
+  let tofuClone: string | undefined;
   let globalPrefix: string;
   let snapshot: string;
   let npmCache: string;
@@ -213,9 +217,17 @@ describe("README and docs/: every code block runs as written", function () {
   /** The block as a bash script: each line as written unless mapped, after a marker naming its README line. */
   const shellScript = (h: Handler, block: FencedBlock): string => {
     const out = ["set -eo pipefail"];
+    /** The word that ends the here-document being written, whose lines go as they are (no marker between them). */
+    let hereDocEnd: string | undefined;
     block.text.split("\n").forEach((raw, i) => {
       const line = raw.trim();
+      if (hereDocEnd !== undefined) {
+        out.push(raw);
+        if (raw === hereDocEnd) hereDocEnd = undefined;
+        return;
+      }
       if (line === "" || line.startsWith("#")) return;
+      hereDocEnd = /(?<!<)<<-?\s*(['"]?)(\w+)\1\s*$/.exec(line)?.[2];
       const mapping = h.lines?.find((m) => line.startsWith(m.line));
       let command: string | null = raw;
       if (mapping) command = mapping.run;
@@ -321,6 +333,7 @@ describe("README and docs/: every code block runs as written", function () {
       title: "Install: clone, npm ci && npm pack, install the tarball into a program and globally",
       lang: "sh",
       first: "git clone https://github.com/pulumi-dns-account/pulumi-dns-account",
+      excludes: "npm run package:tofu",
       lines: [
         {
           line: "git clone https://github.com/pulumi-dns-account/pulumi-dns-account",
@@ -533,6 +546,76 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
         assert.match(block.text, /^tofu plan\b/m);
         assert.match(readFileSync(path.join(root, "cli", "commands", "export.ts"), "utf8"), /--format import\|typescript\|hcl\|seed|hcl/);
         assert.ok(existsSync(path.join(root, "test", "tofu", "export-hcl.test.ts")));
+      },
+    },
+    {
+      title: "OpenTofu in five minutes, first terminal: a fresh clone, npm ci && npm run package:tofu, the mirror's CLI configuration",
+      lang: "sh",
+      first: "git clone https://github.com/pulumi-dns-account/pulumi-dns-account",
+      contains: "npm run package:tofu",
+      lines: [
+        {
+          line: "git clone https://github.com/pulumi-dns-account/pulumi-dns-account",
+          run: 'git clone --quiet "$README_SNAPSHOT" pulumi-dns-account && cd pulumi-dns-account',
+          reason: "GitHub is not reachable offline and holds the published code: the clone is of a git snapshot of the working tree under test",
+        },
+      ],
+      async run(block) {
+        // A clone as git gives it (no node_modules/, no dist/), in a folder of its own: the Install block's is taken.
+        const fresh = mkdtempSync(path.join(tmp, "tofu-clone-"));
+        // The executable's build cache is the machine's, as for the plugin's blocks: its key covers what goes into it.
+        const cache = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache");
+        rmSync(path.join(home, "dnsaccount.tofurc"), { force: true });
+        await runShell(this, block, { cwd: fresh, env: { ...npmEnv(), XDG_CACHE_HOME: cache } });
+        tofuClone = path.join(fresh, "pulumi-dns-account");
+        const cliConfig = readFileSync(path.join(home, "dnsaccount.tofurc"), "utf8");
+        assert.ok(cliConfig.includes(`path    = "${path.join(tofuClone, "artifacts", "tofu-mirror")}"`), cliConfig);
+        assert.ok(existsSync(path.join(tofuClone, "artifacts", "tofu-mirror", "registry.opentofu.org", "pulumi-dns-account", "dnsaccount")));
+      },
+    },
+    {
+      title: "OpenTofu in five minutes, back in the first terminal: the emulator's address and key, tofu init && tofu apply of examples/tofu-home-network",
+      lang: "sh",
+      first: "export TF_CLI_CONFIG_FILE=",
+      contains: "tofu apply",
+      placeholders: [{ text: "8787", by: "$EMULATOR_PORT", reason: "the second terminal's emulator listens on a port free on this machine, which the test picks" }],
+      async run(block, ctx) {
+        const missing = _tofuMissing();
+        if (missing) _skipBecause(ctx, `the real tofu cannot run this block (npm run tofu builds it; test/tofu runs the same configuration): ${missing}`);
+        assert.ok(tofuClone, "the first terminal's block ran before this one");
+        // The example is the page's first configuration, word for word.
+        const page = readFileSync(path.join(root, "docs", "opentofu.md"), "utf8");
+        const first = fencedBlocks(page, "docs/opentofu.md").find((b) => b.lang === "hcl" && b.first === "terraform {" && b.text.includes("output \"laptop_doh\""));
+        assert.equal(readFileSync(path.join(tofuClone, "examples", "tofu-home-network", "main.tf"), "utf8"), `${first!.text.trimEnd()}\n`);
+        // The second terminal: `npm run emulator -- --port 8787` in the clone, on a port the system picks (8787 may be
+        // taken here); its address line is the event to wait for.
+        const emulator = spawn(npm, ["run", "emulator", "--", "--port", "0"], { cwd: tofuClone, env: npmEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+        try {
+          const port = await _waitForLine(emulator, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+          const env = { ...npmEnv(), PATH: `${_tofuBin()}${path.delimiter}${npmEnv().PATH ?? ""}`, EMULATOR_PORT: port, CHECKPOINT_DISABLE: "1" };
+          const out = await runShell(this, block, { cwd: tofuClone, env, prompts: [[/Enter a value:/, "yes"]] });
+          assert.match(out, /Apply complete! Resources: 2 added, 0 changed, 0 destroyed/);
+          const dir = path.join(tofuClone, "examples", "tofu-home-network");
+          const tofuEnv = { ...env, TF_CLI_CONFIG_FILE: path.join(home, "dnsaccount.tofurc"), DNS_ACCOUNT_BASE_URL: `http://127.0.0.1:${port}`, DNS_ACCOUNT_API_KEY: "emulator-api-key-user" };
+          const doh = (await run("tofu", ["output", "-raw", "laptop_doh"], { cwd: dir, env: tofuEnv })).stdout;
+          assert.match(doh, /^https:\/\/[0-9a-f]+\.dns\.emulator\.invalid\/dns-query$/);
+          const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "emulator-api-key-user" });
+          try {
+            const servers = await client.dnsServers.list();
+            assert.ok(servers.some((s) => s.name === "Home"), "the DNS server is at the service");
+            await run("tofu", ["destroy", "-auto-approve"], { cwd: dir, env: tofuEnv });
+            assert.ok(!(await client.dnsServers.list()).some((s) => s.name === "Home"), "tofu destroy removed it");
+          } finally {
+            await client.close();
+          }
+        } finally {
+          // npm runs the emulator in a shell of its own: end the whole group.
+          try {
+            process.kill(-emulator.pid!, "SIGTERM");
+          } catch {
+            // already gone
+          }
+        }
       },
     },
     {
@@ -837,8 +920,8 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
   });
 
   for (const h of HANDLERS) {
-    it(`${h.title}${h.notRun ? " (not run as such: see the reason in the test)" : ""}`, async () => {
-      await h.run.call(h, blockFor(h));
+    it(`${h.title}${h.notRun ? " (not run as such: see the reason in the test)" : ""}`, async function () {
+      await h.run.call(h, blockFor(h), this);
     });
   }
 });
