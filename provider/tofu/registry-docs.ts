@@ -25,9 +25,14 @@ function prose(description: string): string {
   return (cut >= 0 ? description.slice(0, cut) : description).trim();
 }
 
-/** The first sentence-ish line of a description, for front matter and one-line summaries. */
+/** A description's prose on one line (its line breaks as spaces), for an attribute's line; "" when it has none. */
+function proseLine(description: string): string {
+  return prose(description).replace(/\s*\n\s*/g, " ");
+}
+
+/** The first paragraph of a description on one line, its spaces collapsed, for front matter and one-line summaries. */
 function summary(description: string): string {
-  return prose(description).split(/\n\s*\n/)[0]!.replace(/\s+/g, " ").trim();
+  return proseLine(prose(description).split(/\n\s*\n/)[0]!).replace(/\s+/g, " ").trim();
 }
 
 /** A cty type (the schema's JSON bytes) as the registries write it: `String`, `List of String`, `Map of Number`. */
@@ -73,12 +78,8 @@ function attributeLine(a: TfAttribute, path: readonly string[], sections: Sectio
     marks.push(`see [below for nested schema](#${anchor("nestedatt", at)})`);
   } else kind = typeName(a.type);
   const flags = [kind, ...(a.sensitive ? ["Sensitive"] : []), ...(a.write_only ? ["Write-only"] : []), ...(a.deprecated ? ["Deprecated"] : [])];
-  const text = summaryOrEmpty(a.description);
+  const text = proseLine(a.description);
   return `- \`${a.name}\` (${flags.join(", ")})${text ? ` ${text}` : ""}${marks.length ? ` (${marks.join("; ")})` : ""}`;
-}
-
-function summaryOrEmpty(description: string): string {
-  return prose(description).replace(/\s*\n\s*/g, " ");
 }
 
 /** Sorts a block's attributes and nested blocks into required, optional and read-only lines. */
@@ -93,7 +94,7 @@ function fill(block: Pick<TfBlock, "attributes" | "block_types">, path: readonly
   for (const b of [...block.block_types].sort((x, y) => x.type_name.localeCompare(y.type_name))) {
     const at = [...path, b.type_name];
     nestedSection("nestedblock", at, b.block, sections);
-    const text = summaryOrEmpty(b.block.description);
+    const text = proseLine(b.block.description);
     section.lines.optional.push(`- \`${b.type_name}\` (Block, Optional)${text ? ` ${text}` : ""} (see [below for nested schema](#${anchor("nestedblock", at)}))`);
   }
 }

@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type Client, createClient } from "../../sdk";
-import { _closeAll } from "../support/helpers";
-import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { type TofuProject, _tofuProject } from "../support/tofu-project";
+import { _tofuSuite } from "../support/tofu-project";
 
 const USER = { username: "deferred-tofu@example.com", password: "pw-TOFU-DEFERRED-5c1e7a" };
 const KEY = "key-TOFU-DEFERRED-3b8f20";
@@ -17,24 +12,24 @@ const KEY = "key-TOFU-DEFERRED-3b8f20";
  */
 describe("tofu: a provider block with a value not known at plan configures the provider deferred", function () {
   this.timeout(600_000);
-  const tmp = _useTempDirs();
-  let emu: Emulator;
-  let dash: Client;
-  let project: TofuProject;
-
-  before(async () => {
-    _failWithoutTofu(_tofuMissing());
-    emu = await startEmulator({ users: [USER], apiKeys: [{ key: KEY, username: USER.username }] });
-    dash = createClient({ baseUrl: emu.url, apiKey: KEY });
+  const suite = _tofuSuite({
+    prefix: "dns-account-tofu-deferred-",
+    emulator: { users: [USER] },
+    dashboard: { username: USER.username, apiKey: KEY },
     // Other credentials, which the service refuses: a plan that asked the service with them would fail.
-    project = _tofuProject(tmp("dns-account-tofu-deferred-"), { DNS_ACCOUNT_API_KEY: "key-the-service-refuses-000000", DNS_ACCOUNT_BASE_URL: emu.url });
-    project.write(`
+    env: (emu) => ({ DNS_ACCOUNT_API_KEY: "key-the-service-refuses-000000", DNS_ACCOUNT_BASE_URL: emu.url }),
+    // The key is a terraform_data input on purpose (the plan prints it, the state holds it): only the password is searched.
+    secrets: () => [USER.password],
+  });
+
+  before(() => {
+    suite.project.write(`
 resource "terraform_data" "key" {
   input = "${KEY}"
 }
 
 provider "dnsaccount" {
-  base_url = "${emu.url}"
+  base_url = "${suite.emu.url}"
   api_key  = terraform_data.key.output
 }
 
@@ -45,27 +40,20 @@ resource "dnsaccount_dns_server" "home" {
   });
 
   after(async () => {
-    await _closeAll(
-      async () => {
-        if (project) await project.tofu(["destroy", "-auto-approve"]);
-      },
-      () => dash?.close(),
-      () => emu?.close(),
-    );
+    if (suite.project) await suite.run(["destroy", "-auto-approve"]);
   });
 
   it("the plan warns that api_key is not known yet and checks nothing with other credentials; the apply uses the key once known", async () => {
-    const plan = await project.tofu(["plan"]);
-    const out = plan.stdout + plan.stderr;
-    assert.equal(plan.code, 0, out);
+    const { code, out } = await suite.run(["plan"]);
+    assert.equal(code, 0, out);
     assert.match(out, /Provider configured with values not known yet/);
     // tofu wraps a diagnostic's detail at its width: any run of white space between the words.
     assert.match(out, new RegExp("api_key is not known until the resource it comes from is applied".split(" ").join("\\s+")));
     assert.doesNotMatch(out, /refused/);
-    const applied = await project.ok(["apply", "-auto-approve"]);
+    const applied = await suite.ok("apply", "-auto-approve");
     assert.match(applied, /Apply complete! Resources: 2 added/);
-    const servers = (await dash.dnsServers.list()).filter((s) => s.name === "Deferred");
+    const servers = (await suite.dashboard.dnsServers.list()).filter((s) => s.name === "Deferred");
     assert.equal(servers.length, 1, "the DNS server is in the account the key names");
-    assert.equal(project.resources().get("dnsaccount_dns_server.home")?.id, servers[0]!.id);
+    assert.equal(suite.project.resources().get("dnsaccount_dns_server.home")?.id, servers[0]!.id);
   });
 });

@@ -1,54 +1,25 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Emulator, startEmulator } from "../../emulator";
 import { terraformSchema, type TfBlock } from "../../provider/tofu/schema";
-import { type Client, createClient } from "../../sdk";
 import { _cli } from "../cli/_cli";
-import { _assertNoSecrets, _closeAll } from "../support/helpers";
-import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
-import { type TofuProject, _tofuProject } from "../support/tofu-project";
+import { _EVERY_SETTINGS } from "../support/every-settings";
+import { _tofuSuite } from "../support/tofu-project";
 
 const API_KEY = "key-TOFU-EXPORT-HCL-8c2f41d3";
 
 type Json = Record<string, any>;
 
-/** DNS server settings other than a new server's, every managed one of them (as the export test sets them). */
-const EVERY: Json = {
-  protection_enabled: false,
-  ip_log_enabled: false,
-  block_ttl_seconds: 42,
-  block_private_relay: true,
-  block_firefox_canary: false,
-  block_chrome_prefetch: true,
-  auto_connect_devices_enabled: true,
-  blocking_mode_settings: { blocking_mode: "CUSTOM_IP", ipv4_blocking_address: "192.0.2.7", ipv6_blocking_address: "2001:db8::7" },
-  user_rules_settings: { enabled: false, rules: ["||games.example^", "@@||school.example^", "! homework first", "||${x}.example^", "||%{ y }.example^", '"quoted"\\'] },
-  filter_lists_settings: { enabled: false, filter_list: [{ filter_id: "emulator_security", enabled: true }, { filter_id: "adguard_dns_filter", enabled: false }] },
-  parental_control_settings: {
-    enabled: true,
-    block_adult_websites_enabled: true,
-    engines_safe_search_enabled: true,
-    youtube_safe_search_enabled: true,
-    blocked_services: [{ id: "tiktok", enabled: true }, { id: "roblox", enabled: true }],
-    screen_time_schedule: {
-      daily_schedule: [
-        { day_of_week: "MONDAY", enabled: true, from_time: { hours: 7, minutes: 30 }, to_time: { hours: 21, minutes: 0 } },
-        { day_of_week: "SATURDAY", enabled: true, from_time: { hours: 9, minutes: 5 }, to_time: { hours: 22, minutes: 45 } },
-      ],
-    },
-  },
-  safebrowsing_settings: {
-    enabled: false,
-    block_dangerous_domains: false,
-    block_nrd: true,
-    typosquatting_protection_enabled: true,
-    homoglyph_protection_enabled: true,
-    blocking_mode_settings: { blocking_mode: "CUSTOM_IP", ipv4_blocking_address: "192.0.2.8", ipv6_blocking_address: "2001:db8::8" },
-  },
-  access_settings: { enabled: true, allowed_clients: ["192.0.2.0/24"], blocked_clients: ["198.51.100.1"], blocked_domain_rules: ["blocked.example"], block_known_scanners: false },
-};
+/**
+ * Every managed DNS server setting, other than a new server's (test/support/every-settings), with user rules
+ * that HCL would read as template syntax or escapes if written naively; without filtering categories.
+ */
+const EVERY: Json = (() => {
+  const every = structuredClone(_EVERY_SETTINGS) as Json;
+  every.user_rules_settings.rules.push("||${x}.example^", "||%{ y }.example^", '"quoted"\\');
+  delete every.parental_control_settings.blocked_filtering_categories;
+  return every;
+})();
 
 /**
  * Names a service may hold that would break, inject into or reorder a configuration written naively,
@@ -65,16 +36,18 @@ const DEVICE_NAMES = ["Phone", "Phone", "phone 2", "phone_2", "$${already}", "}\
  */
 describe("tofu: dns-account export --format hcl, imported under the real tofu", function () {
   this.timeout(900_000);
-  const tmp = _useTempDirs();
-  let emu: Emulator;
-  let dashboard: Client;
-  let project: TofuProject;
-  let env: NodeJS.ProcessEnv;
+  const suite = _tofuSuite({
+    prefix: "dns-account-tofu-export-",
+    emulator: { limits: { dedicated_ipv4: 3, dns_servers: 20, devices: 30 } },
+    dashboard: { username: "user@example.com", apiKey: API_KEY },
+    env: (emu) => ({ DNS_ACCOUNT_API_KEY: API_KEY, DNS_ACCOUNT_BASE_URL: emu.url }),
+    secrets: () => [API_KEY],
+  });
   let total = 0;
-  const outputs: string[] = [];
 
   /** The account as the service reports it, servers read one by one (a listing has no user rules). */
   const snapshot = async (): Promise<Json> => {
+    const dashboard = suite.dashboard;
     const servers = await Promise.all((await dashboard.dnsServers.list()).map((s) => dashboard.dnsServers.get(s.id)));
     return {
       servers: servers.map((s) => ({ id: s.id, name: s.name, settings: s.settings })).sort((a, b) => a.id.localeCompare(b.id)),
@@ -84,13 +57,7 @@ describe("tofu: dns-account export --format hcl, imported under the real tofu", 
   };
 
   before(async () => {
-    _failWithoutTofu(_tofuMissing());
-    emu = await startEmulator({ limits: { dedicated_ipv4: 3, dns_servers: 20, devices: 30 } });
-    emu.addApiKey("user@example.com", API_KEY);
-    dashboard = createClient({ baseUrl: emu.url, apiKey: API_KEY });
-    env = { DNS_ACCOUNT_API_KEY: API_KEY, DNS_ACCOUNT_BASE_URL: emu.url };
-    project = _tofuProject(tmp("dns-account-tofu-export-"), env);
-
+    const dashboard = suite.dashboard;
     const [def] = await dashboard.dnsServers.list();
     await dashboard.dnsServers.updateSettings(def!.id, { user_rules_settings: { rules: ["||default.example^"] } });
     const servers = [def!.id];
@@ -111,25 +78,14 @@ describe("tofu: dns-account export --format hcl, imported under the real tofu", 
     total = servers.length + devices.length + 2;
   });
 
-  after(async () => {
-    await _closeAll(
-      () => {
-        if (project) _assertNoSecrets(outputs.join("\n") + project.stateText(), [API_KEY]);
-      },
-      () => dashboard?.close(),
-      () => emu?.close(),
-    );
-  });
-
   let exported = "";
   let seeded: Json;
 
   it("exports the account as HCL that tofu fmt leaves as it is and tofu validate accepts", async () => {
-    const r = await _cli(["export", "--format", "hcl"], env);
+    const r = await _cli(["export", "--format", "hcl"], { DNS_ACCOUNT_API_KEY: API_KEY, DNS_ACCOUNT_BASE_URL: suite.emu.url });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
-    exported = r.stdout;
-    outputs.push(exported);
+    exported = suite.record(r.stdout);
     assert.doesNotMatch(exported, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/u, "no raw control, bidi or format character (Trojan Source)");
     assert.ok(exported.includes('"bidi \\u202Eevil\\u202C"') && exported.includes('"$${file(\\"/etc/passwd\\")}"'), "names are escaped, not dropped");
     assert.equal(exported.match(/^import \{$/gm)?.length, total, "an import block for each object");
@@ -143,29 +99,26 @@ describe("tofu: dns-account export --format hcl, imported under the real tofu", 
     const settings = terraformSchema().resources.dnsaccount_dns_server!.block.block_types.find((b) => b.type_name === "settings")!.block;
     const missing = settable(settings).filter((n) => !written.has(n) && n !== "blocked_categories" && !["tuesday", "wednesday", "thursday", "friday", "sunday"].includes(n));
     assert.deepEqual(missing, [], "settings the export left out");
-    writeFileSync(path.join(project.dir, "main.tf"), exported);
-    const fmt = await project.tofu(["fmt", "-check", "-diff"]);
-    assert.equal(fmt.code, 0, `tofu fmt would change it:\n${fmt.stdout}${fmt.stderr}`);
-    outputs.push(await project.ok(["validate"]));
+    writeFileSync(path.join(suite.project.dir, "main.tf"), exported);
+    const fmt = await suite.run(["fmt", "-check", "-diff"]);
+    assert.equal(fmt.code, 0, `tofu fmt would change it:\n${fmt.out}`);
+    await suite.ok("validate");
   });
 
   it(`tofu plan: only imports ("N to import, 0 to add, 0 to change, 0 to destroy")`, async () => {
     seeded = await snapshot();
-    const r = await project.tofu(["plan", "-detailed-exitcode"]);
-    const out = r.stdout + r.stderr;
-    outputs.push(out);
-    assert.equal(r.code, 2, out);
+    const { code, out } = await suite.plan();
+    assert.equal(code, 2, out);
     assert.match(out, new RegExp(`Plan: ${total} to import, 0 to add, 0 to change, 0 to destroy\\.`), out);
     assert.doesNotMatch(out, /will be updated in-place|must be replaced|will be created/, out);
   });
 
   it("tofu apply imports them all and writes nothing to the account; the state holds every name as the service has it; the next plan has no changes", async () => {
-    const applied = await project.ok(["apply", "-auto-approve"]);
-    outputs.push(applied);
+    const applied = await suite.ok("apply", "-auto-approve");
     assert.match(applied, new RegExp(`Resources: ${total} imported, 0 added, 0 changed, 0 destroyed`), applied);
     assert.deepEqual(await snapshot(), seeded, "importing changed nothing in the account");
 
-    const state = project.resources();
+    const state = suite.project.resources();
     assert.equal(state.size, total);
     const names = (type: string) => [...state.entries()].filter(([k]) => k.startsWith(`${type}.`)).map(([, v]) => String(v.name)).sort();
     assert.deepEqual(names("dnsaccount_dns_server"), seeded.servers.map((s: Json) => s.name).sort(), "server names read back through tofu's HCL exactly");
@@ -182,9 +135,8 @@ describe("tofu: dns-account export --format hcl, imported under the real tofu", 
     assert.match(exported, /device_id = dnsaccount_device\.\w+\.id/);
     assert.match(exported, /dns_server_id = dnsaccount_dns_server\.\w+\.id/);
 
-    const after = await project.tofu(["plan", "-detailed-exitcode"]);
-    outputs.push(after.stdout + after.stderr);
-    assert.equal(after.code, 0, after.stdout + after.stderr);
-    assert.match(after.stdout, /No changes\./);
+    const after = await suite.plan();
+    assert.equal(after.code, 0, after.out);
+    assert.match(after.out, /No changes\./);
   });
 });

@@ -55,19 +55,25 @@ describe("the OpenTofu face: a provider block with values not known yet configur
     await emu.close();
   });
 
-  it("warns naming api_key, plans without asking the service, keeps the state on refresh, and refuses to apply naming api_key", async () => {
-    const configured = await _unary(provider, "ConfigureProvider", { terraform_version: "1.10.0", config: dynamic({ base_url: emu.url, api_key: TF_UNKNOWN }, providerShape) });
-    assert.match(said(configured), /^WARNING: Provider configured with values not known yet: The provider block's api_key is not known until/);
-    assert.match(said(configured), /does not check the credentials against the service/);
-    emu.resetStats();
-
-    const planned = { id: TF_UNKNOWN, name: "Home" } as Record<string, TfValue>;
+  /** The plan of a new DNS server named `name`, as tofu asks for it: its proposed state, and the provider's answer. */
+  const planCreate = async (name: string) => {
+    const planned = { id: TF_UNKNOWN, name } as Record<string, TfValue>;
     const plan = await _unary(provider, "PlanResourceChange", {
       type_name: "dnsaccount_dns_server",
       prior_state: dynamic(null, server.shape),
       proposed_new_state: dynamic(planned, server.shape),
       config: dynamic({ ...planned, id: null }, server.shape),
     });
+    return { planned, plan };
+  };
+
+  it("warns naming api_key, plans without asking the service, keeps the state on refresh, and refuses to apply naming api_key", async () => {
+    const configured = await _unary(provider, "ConfigureProvider", { terraform_version: "1.10.0", config: dynamic({ base_url: emu.url, api_key: TF_UNKNOWN }, providerShape) });
+    assert.match(said(configured), /^WARNING: Provider configured with values not known yet: The provider block's api_key is not known until/);
+    assert.match(said(configured), /does not check the credentials against the service/);
+    emu.resetStats();
+
+    const { planned, plan } = await planCreate("Home");
     assert.equal(said(plan), "");
     assert.equal(readDynamic(plan.planned_state) !== null, true);
 
@@ -94,13 +100,7 @@ describe("the OpenTofu face: a provider block with values not known yet configur
     const configured = await _unary(provider, "ConfigureProvider", { terraform_version: "1.10.0", config: dynamic({ base_url: emu.url, api_key: "emulator-api-key-user" }, providerShape) });
     assert.equal(said(configured), "");
     emu.resetStats();
-    const planned = { id: TF_UNKNOWN, name: "Office" } as Record<string, TfValue>;
-    const plan = await _unary(provider, "PlanResourceChange", {
-      type_name: "dnsaccount_dns_server",
-      prior_state: dynamic(null, server.shape),
-      proposed_new_state: dynamic(planned, server.shape),
-      config: dynamic({ ...planned, id: null }, server.shape),
-    });
+    const { plan } = await planCreate("Office");
     assert.equal(said(plan), "");
     assert.ok(emu.stats.requests > 0, "the plan checked the credentials with the service");
   });
