@@ -1,0 +1,290 @@
+/**
+ * `npm run bench -- tofu` (issue 35 §3): `tofu apply -auto-approve` (create N `dnsaccount_device` on one
+ * server made beforehand), `tofu plan` (no change: it refreshes every device) and `tofu destroy
+ * -auto-approve` of N devices (BENCH_DEVICES, default "20,100"), each a fresh `tofu` process as a user
+ * runs it, for:
+ * - raw: a bare node process per command, one login and exactly the requests the service needs (N POSTs,
+ *   N GETs, N DELETEs) through undici `Pool(16)`, all in flight (./floor-ops);
+ * - tofu floor: the same configuration through the same `tofu`, with a trivial Go provider on
+ *   terraform-plugin-go (./tofu-floor, built here once with `go build` into a cache folder, installed from
+ *   a filesystem mirror under our source address) whose Read, Create and Delete make the raw floor's
+ *   requests, with one login per process that makes a request and no revocation;
+ * - ours: the release executable (`npm run package:tofu`'s linux-amd64 zip) installed from its packed
+ *   mirror as users install it, the same configuration (a password login: `username` in the provider
+ *   block, the password and base URL in the environment);
+ * - ours, API key: the same with an API key instead of a password (no login, no revocation): ours minus
+ *   this is what the one-login-per-process rule costs;
+ * - pulumi: the same N Devices through `pulumi up --yes`, `pulumi preview --refresh` and `pulumi destroy
+ *   --yes` of a Pulumi YAML program with our npm-installed plugin (as engine-up's plugin face).
+ * Rounds (BENCH_ROUNDS, default 3) are interleaved: each round runs every N, the faces in an order that
+ * rotates. Requests, password logins, revocations and refresh grants (the proof of each revocation) are
+ * counted at the emulator. Times are wall time of the whole command; ratios are medians of the per-round
+ * ratios. Nothing here asserts a time.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { startEmulator } from "../emulator";
+import { createClient } from "../sdk";
+import { _installedProgram, _runInProgram } from "../test/support/program";
+import { _engineMissing, _engineVersion, _pulumiProject } from "../test/support/pulumi-cli";
+import { _tofuBin, _tofuEnv, _tofuMissing, _tofuVersion } from "../test/support/tofu-cli";
+import { _sharedTofuRelease } from "../test/support/tofu-face";
+import { REQUIRED_PROVIDERS, TOFU_SOURCE, _tofuProject } from "../test/support/tofu-project";
+
+const run = promisify(execFile);
+const USERNAME = "bench@example.com";
+const PASSWORD = "bench-password-tofu";
+const API_KEY = "bench-key-tofu";
+const OPS = path.join(__dirname, "floor-ops.js");
+/** The Go sources of the tofu floor (bench/ is compiled to dist/bench; the sources stay in bench/). */
+const FLOOR_SRC = path.join(__dirname, "..", "..", "bench", "tofu-floor");
+const FLOOR_VERSION = "0.0.1";
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, digits = 2): string => n.toFixed(digits);
+
+type Face = "raw" | "tofu floor" | "ours" | "ours, API key" | "pulumi";
+const FACES: readonly Face[] = ["raw", "tofu floor", "ours", "ours, API key", "pulumi"];
+type Command = "apply" | "plan" | "destroy";
+const COMMANDS: readonly Command[] = ["apply", "plan", "destroy"];
+interface Sample {
+  ms: number;
+  requests: number;
+  logins: number;
+  revocations: number;
+  refreshes: number;
+}
+
+/**
+ * The tofu floor's executable: `go build` of ./tofu-floor into
+ * `${XDG_CACHE_HOME:-~/.cache}/pulumi-dns-account/bench/tofu-floor/<hash of the sources>/`, once.
+ */
+async function buildFloor(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const f of ["go.mod", "go.sum", "main.go"]) hash.update(readFileSync(path.join(FLOOR_SRC, f)));
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  const dir = path.join(cache, "pulumi-dns-account", "bench", "tofu-floor", hash.digest("hex").slice(0, 16));
+  const bin = path.join(dir, "terraform-provider-dnsaccount");
+  if (!existsSync(bin)) {
+    process.stderr.write(`bench: tofu: go build of the tofu floor into ${dir}…\n`);
+    await run("go", ["build", "-trimpath", "-o", bin, "."], { cwd: FLOOR_SRC, maxBuffer: 16 * 1024 * 1024 });
+  }
+  return bin;
+}
+
+/** Why the tofu bench cannot run, or undefined. */
+function missing(): string | undefined {
+  if (process.platform !== "linux" || process.arch !== "x64") return `the release is built for linux-amd64 only, not ${process.platform}-${process.arch}`;
+  const tofu = _tofuMissing();
+  if (tofu) return tofu;
+  const engine = _engineMissing("yaml");
+  if (engine) return engine;
+  try {
+    execFileSync("go", ["version"], { stdio: "ignore" });
+  } catch {
+    return "no go on PATH (the tofu floor is built with go build)";
+  }
+  return undefined;
+}
+
+/** A tofu working folder: its main.tf and the environment of its commands. */
+interface TofuDir {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** `tofu <args>` in `p`, as a user types it (no colour, no input); fails with what it printed. */
+async function tofu(p: TofuDir, args: string[]): Promise<string> {
+  try {
+    const r = await run(path.join(_tofuBin(), "tofu"), [args[0]!, "-no-color", "-input=false", ...args.slice(1)], { cwd: p.dir, env: p.env, maxBuffer: 64 * 1024 * 1024 });
+    return r.stdout;
+  } catch (err) {
+    const e = err as Error & { stdout?: string; stderr?: string };
+    throw new Error(`tofu ${args.join(" ")} failed: ${e.message}\n--- stdout\n${e.stdout ?? ""}\n--- stderr\n${e.stderr ?? ""}`);
+  }
+}
+
+/**
+ * The tofu floor's working folder: the executable in an unpacked filesystem mirror under our source
+ * address (version {@link FLOOR_VERSION}), the folder's CLI configuration naming only that mirror, `tofu
+ * init` done.
+ */
+async function floorDir(root: string, bin: string, env: NodeJS.ProcessEnv): Promise<TofuDir> {
+  const mirror = path.join(root, "mirror");
+  const target = path.join(mirror, ...TOFU_SOURCE.split("/"), FLOOR_VERSION, "linux_amd64");
+  mkdirSync(target, { recursive: true });
+  copyFileSync(bin, path.join(target, "terraform-provider-dnsaccount"));
+  chmodSync(path.join(target, "terraform-provider-dnsaccount"), 0o755);
+  const dir = path.join(root, "config");
+  mkdirSync(dir, { recursive: true });
+  const p = { dir, env: _tofuEnv(root, `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(mirror)}\n  }\n}\n`, env) };
+  writeFileSync(path.join(dir, "main.tf"), REQUIRED_PROVIDERS);
+  const init = await tofu(p, ["init"]);
+  if (!init.includes(`Installed pulumi-dns-account/dnsaccount v${FLOOR_VERSION}`)) throw new Error(`tofu init did not install the tofu floor:\n${init}`);
+  return p;
+}
+
+/** Runs the tofu bench and prints its tables. */
+export async function tofuBench(): Promise<void> {
+  const why = missing();
+  if (why) {
+    console.log(`tofu: not run: ${why}`);
+    return;
+  }
+  const ns = (process.env.BENCH_DEVICES ?? "20,100").split(",").map((s) => Number(s.trim()));
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const max = Math.max(...ns);
+  const emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }], apiKeys: [{ key: API_KEY, username: USERNAME }], limits: { devices: max + 10 } });
+  const client = createClient({ baseUrl: emu.url, apiKey: API_KEY });
+  const roots: string[] = [];
+  const tmp = (prefix: string): string => {
+    const d = mkdtempSync(path.join(os.tmpdir(), prefix));
+    roots.push(d);
+    return d;
+  };
+  const [floorBin, release, installed] = await Promise.all([buildFloor(), _sharedTofuRelease(), _installedProgram()]);
+  const server = await client.dnsServers.create({ name: "Bench" });
+  const passwordEnv = { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_PASSWORD: PASSWORD };
+  const floor = await floorDir(tmp("dns-account-bench-tofu-floor-"), floorBin, passwordEnv);
+  const ours = await _tofuProject(tmp("dns-account-bench-tofu-ours-"), passwordEnv, { install: "mirror" });
+  const oursKey = await _tofuProject(tmp("dns-account-bench-tofu-key-"), { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_API_KEY: API_KEY }, { install: "mirror" });
+  const yaml = _pulumiProject("dns-account-bench-tofu-yaml-", { PATH: path.join(installed, "node_modules", ".bin") });
+  const devices = (n: number): string =>
+    `resource "dnsaccount_device" "d" {\n  count         = ${n}\n  name          = "Device \${count.index}"\n  device_type   = "LINUX"\n  dns_server_id = ${JSON.stringify(server.id)}\n}\n`;
+  const configs: Record<"tofu floor" | "ours" | "ours, API key", (n: number) => void> = {
+    "tofu floor": (n) => writeFileSync(path.join(floor.dir, "main.tf"), `${REQUIRED_PROVIDERS}provider "dnsaccount" {\n  username = "${USERNAME}"\n}\n${devices(n)}`),
+    ours: (n) => ours.write(`provider "dnsaccount" {\n  username = "${USERNAME}"\n}\n${devices(n)}`),
+    "ours, API key": (n) => oursKey.write(`provider "dnsaccount" {}\n${devices(n)}`),
+  };
+  const yamlProgram = (n: number): string =>
+    `name: dns-account-bench-tofu-yaml\nruntime: yaml\nresources:\n${Array.from({ length: n }, (_, i) => `  d${i}:\n    type: dns-account:index:Device\n    properties:\n      name: Device ${i}\n      deviceType: LINUX\n      dnsServerId: ${server.id}\n`).join("")}`;
+
+  const samples = new Map<string, Sample[]>();
+  const key = (face: Face, command: Command, n: number): string => `${face}|${command}|${n}`;
+  let rawIds: string[] = [];
+  const rawCommand = async (command: Command, n: number): Promise<void> => {
+    const body = { apply: `Array.from({ length: ${n} }, (_, i) => ops.create(t, "Device", { name: "Device " + i, device_type: "LINUX", dns_server_id: ${JSON.stringify(server.id)} }).then((m) => m.id))`,
+      plan: `ids.map((id) => ops.get(t, "Device", id).then(() => id))`,
+      destroy: `ids.map((id) => ops.remove(t, "Device", id).then(() => id))` }[command];
+    const { stdout } = await _runInProgram(
+      "bench-tofu-raw",
+      `const ops = require(${JSON.stringify(OPS)});
+const t = { baseUrl: ${JSON.stringify(emu.url)}, username: ${JSON.stringify(USERNAME)}, password: process.env.BENCH_PASSWORD };
+const ids = JSON.parse(process.env.BENCH_IDS);
+(async () => {
+  const done = await Promise.all(${body});
+  await ops.close();
+  console.log(JSON.stringify(done));
+})();`,
+      { BENCH_PASSWORD: PASSWORD, BENCH_IDS: JSON.stringify(rawIds) },
+    );
+    if (command === "apply") rawIds = JSON.parse(stdout) as string[];
+    if (command === "destroy") rawIds = [];
+  };
+  const tofuCommand = (p: TofuDir) => async (command: Command): Promise<void> => {
+    const out = await tofu(p, command === "plan" ? ["plan", "-detailed-exitcode"] : [command, "-auto-approve"]);
+    if (command === "plan" && !out.includes("No changes.")) throw new Error(`tofu plan found changes after the apply:\n${out}`);
+  };
+  const faces: Record<Face, (command: Command, n: number) => Promise<void>> = {
+    raw: rawCommand,
+    "tofu floor": tofuCommand(floor),
+    ours: tofuCommand(ours),
+    "ours, API key": tofuCommand(oursKey),
+    pulumi: async (command) => {
+      const args = { apply: ["up", "--yes"], plan: ["preview", "--refresh", "--expect-no-changes"], destroy: ["destroy", "--yes"] }[command];
+      await yaml.pulumi(...args);
+    },
+  };
+  const prepare: Record<Face, (n: number) => void> = {
+    raw: () => undefined,
+    "tofu floor": configs["tofu floor"],
+    ours: configs.ours,
+    "ours, API key": configs["ours, API key"],
+    pulumi: (n) => writeFileSync(path.join(yaml.dir, "Pulumi.yaml"), yamlProgram(n)),
+  };
+  try {
+    await yaml.pulumi("stack", "init", "dev");
+    await yaml.pulumi("config", "set", "dns-account:baseUrl", emu.url);
+    await yaml.pulumi("config", "set", "dns-account:username", USERNAME);
+    await yaml.pulumi("config", "set", "--secret", "dns-account:password", PASSWORD);
+    const live = async (): Promise<number> => (await client.devices.list()).filter((d) => d.dns_server_id === server.id).length;
+    for (let r = 0; r < rounds; r++) {
+      for (const n of ns) {
+        const rotated = [...FACES.slice(r % FACES.length), ...FACES.slice(0, r % FACES.length)];
+        for (const face of rotated) {
+          prepare[face](n);
+          for (const command of COMMANDS) {
+            process.stderr.write(`bench: tofu round ${r + 1}/${rounds}, ${n} devices: ${face} ${command}…\n`);
+            const before = { ...emu.stats };
+            const t = performance.now();
+            await faces[face](command, n);
+            const ms = performance.now() - t;
+            const s = emu.stats;
+            const k = key(face, command, n);
+            samples.set(k, [
+              ...(samples.get(k) ?? []),
+              { ms, requests: s.requests - before.requests, logins: s.passwordGrants - before.passwordGrants, revocations: s.revokeCalls - before.revokeCalls, refreshes: s.refreshGrants - before.refreshGrants },
+            ]);
+            // The check's own listing is not counted: it comes after the measured command.
+            const count = await live();
+            const expected = command === "destroy" ? 0 : n;
+            if (count !== expected) throw new Error(`${face} ${command} of ${n} devices left ${count} devices, not ${expected}`);
+          }
+        }
+      }
+    }
+  } finally {
+    yaml.remove();
+    for (const d of roots) rmSync(d, { recursive: true, force: true });
+    await client.close();
+    await emu.close();
+  }
+
+  const get = (face: Face, command: Command, n: number): Sample[] => samples.get(key(face, command, n)) ?? [];
+  const med = (face: Face, command: Command, n: number, f: (s: Sample) => number): number => median(get(face, command, n).map(f));
+  const ratios = (a: Face, b: Face, command: Command, n: number): number[] => get(a, command, n).map((s, i) => s.ms / get(b, command, n)[i]!.ms);
+  const ratio = (a: Face, b: Face, command: Command, n: number): number => median(ratios(a, b, command, n));
+  const diffs = (a: Face, b: Face, command: Command, n: number): number[] => get(a, command, n).map((s, i) => s.ms - get(b, command, n)[i]!.ms);
+  const spread = (xs: number[]): string => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
+  const pulumiCommand = { apply: "up --yes", plan: "preview --refresh", destroy: "destroy --yes" };
+  const tofuCommandLine = { apply: "apply -auto-approve", plan: "plan", destroy: "destroy -auto-approve" };
+
+  console.log(
+    `\n### tofu ${_tofuVersion()} apply / plan / destroy of N dnsaccount_device, against the raw floor, the tofu floor (Go, terraform-plugin-go) and pulumi ${_engineVersion()} (YAML, our plugin); ${rounds} interleaved rounds, medians (release ${release.version})\n`,
+  );
+  console.log(
+    "| command | N | requests: raw / tofu floor / ours / pulumi | raw ms | tofu floor ms | ours ms | pulumi ms | tofu floor ÷ raw | ours ÷ tofu floor (goal ≤ 1.3×) | its rounds, min–max | ours ÷ raw | pulumi ÷ ours |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+  );
+  for (const command of COMMANDS) {
+    for (const n of ns) {
+      const req = (f: Face): number => med(f, command, n, (s) => s.requests);
+      const ms = (f: Face): string => fmt(med(f, command, n, (s) => s.ms), 0);
+      const goal = ratio("ours", "tofu floor", command, n);
+      console.log(
+        `| tofu ${tofuCommandLine[command]} (pulumi ${pulumiCommand[command]}) | ${n} | ${req("raw")} / ${req("tofu floor")} / ${req("ours")} / ${req("pulumi")} | ${ms("raw")} | ${ms("tofu floor")} | ${ms("ours")} | ${ms("pulumi")} | ` +
+          `${fmt(ratio("tofu floor", "raw", command, n), 1)}× | ${fmt(goal)}×${goal > 1.3 ? " (over)" : ""} | ${spread(ratios("ours", "tofu floor", command, n))} | ${fmt(ratio("ours", "raw", command, n), 1)}× | ${fmt(ratio("pulumi", "ours", command, n))}× |`,
+      );
+    }
+  }
+  console.log(`\n### The one-login-per-process rule: per command, counted at the emulator; its cost is ours (password) − ours (API key: no login, no revocation), median of the per-round differences\n`);
+  console.log(
+    "| command | N | password logins: tofu floor / ours / pulumi | revocations (+ proofs): ours / pulumi | ours, API key: requests | ours ms | ours, API key ms | login rule costs (ms) | share of ours | rounds, min–max ms |\n|---|---:|---|---|---:|---:|---:|---:|---:|---|",
+  );
+  for (const command of COMMANDS) {
+    for (const n of ns) {
+      const m = (f: Face, g: (s: Sample) => number): number => med(f, command, n, g);
+      const cost = median(diffs("ours", "ours, API key", command, n));
+      const oursMs = m("ours", (s) => s.ms);
+      const d = diffs("ours", "ours, API key", command, n);
+      console.log(
+        `| tofu ${tofuCommandLine[command]} | ${n} | ${m("tofu floor", (s) => s.logins)} / ${m("ours", (s) => s.logins)} / ${m("pulumi", (s) => s.logins)} | ` +
+          `${m("ours", (s) => s.revocations)} (+${m("ours", (s) => s.refreshes)}) / ${m("pulumi", (s) => s.revocations)} (+${m("pulumi", (s) => s.refreshes)}) | ${m("ours, API key", (s) => s.requests)} | ` +
+          `${fmt(oursMs, 0)} | ${fmt(m("ours, API key", (s) => s.ms), 0)} | ${fmt(cost, 0)} | ${fmt((100 * cost) / oursMs, 0)} % | ${fmt(Math.min(...d), 0)}–${fmt(Math.max(...d), 0)} |`,
+      );
+    }
+  }
+}
