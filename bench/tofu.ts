@@ -128,6 +128,13 @@ async function floorDir(root: string, bin: string, env: NodeJS.ProcessEnv): Prom
   return p;
 }
 
+/** "3×GET /oapi/v1/devices/{id} 200, 1×POST /oapi/v1/oauth_token 200": the lines counted, most first. */
+function tally(lines: string[]): string {
+  const counts = new Map<string, number>();
+  for (const l of lines) counts.set(l, (counts.get(l) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, c]) => `${c}× ${l.replace("/oapi/v1", "")}`).join(", ");
+}
+
 /** Runs the tofu bench and prints its tables. */
 export async function tofuBench(): Promise<void> {
   const why = missing();
@@ -138,7 +145,10 @@ export async function tofuBench(): Promise<void> {
   const ns = (process.env.BENCH_DEVICES ?? "20,100").split(",").map((s) => Number(s.trim()));
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const max = Math.max(...ns);
-  const emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }], apiKeys: [{ key: API_KEY, username: USERNAME }], limits: { devices: max + 10 } });
+  // The requests of the first round, as "METHOD /path STATUS" (ids as {id}), for the breakdown table.
+  let lines: string[] | undefined;
+  const log = (line: string): void => void lines?.push(line.replace(/\/(?=[^/ ]*\d)[^/ ]{8,}(?=[/ ])/g, "/{id}"));
+  const emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }], apiKeys: [{ key: API_KEY, username: USERNAME }], limits: { devices: max + 10 }, log });
   const client = createClient({ baseUrl: emu.url, apiKey: API_KEY });
   const roots: string[] = [];
   const tmp = (prefix: string): string => {
@@ -164,6 +174,7 @@ export async function tofuBench(): Promise<void> {
     `name: dns-account-bench-tofu-yaml\nruntime: yaml\nresources:\n${Array.from({ length: n }, (_, i) => `  d${i}:\n    type: dns-account:index:Device\n    properties:\n      name: Device ${i}\n      deviceType: LINUX\n      dnsServerId: ${server.id}\n`).join("")}`;
 
   const samples = new Map<string, Sample[]>();
+  const breakdown = new Map<string, string>();
   const key = (face: Face, command: Command, n: number): string => `${face}|${command}|${n}`;
   let rawIds: string[] = [];
   const rawCommand = async (command: Command, n: number): Promise<void> => {
@@ -207,10 +218,23 @@ const ids = JSON.parse(process.env.BENCH_IDS);
     pulumi: (n) => writeFileSync(path.join(yaml.dir, "Pulumi.yaml"), yamlProgram(n)),
   };
   try {
+    prepare.pulumi(ns[0]!);
     await yaml.pulumi("stack", "init", "dev");
     await yaml.pulumi("config", "set", "dns-account:baseUrl", emu.url);
     await yaml.pulumi("config", "set", "dns-account:username", USERNAME);
     await yaml.pulumi("config", "set", "--secret", "dns-account:password", PASSWORD);
+    // Warm-up, not measured: each face's executables read once from disk (ours is a 90 MB file per project).
+    for (const face of FACES) {
+      if (face === "raw") continue;
+      process.stderr.write(`bench: tofu warm-up: ${face}…\n`);
+      if (face === "pulumi") {
+        writeFileSync(path.join(yaml.dir, "Pulumi.yaml"), "name: dns-account-bench-tofu-yaml\nruntime: yaml\nresources: {}\n");
+        await yaml.pulumi("preview");
+      } else {
+        prepare[face](0);
+        await tofu({ "tofu floor": floor, ours, "ours, API key": oursKey }[face], ["plan"]);
+      }
+    }
     const live = async (): Promise<number> => (await client.devices.list()).filter((d) => d.dns_server_id === server.id).length;
     for (let r = 0; r < rounds; r++) {
       for (const n of ns) {
@@ -219,6 +243,7 @@ const ids = JSON.parse(process.env.BENCH_IDS);
           prepare[face](n);
           for (const command of COMMANDS) {
             process.stderr.write(`bench: tofu round ${r + 1}/${rounds}, ${n} devices: ${face} ${command}…\n`);
+            if (r === 0) lines = [];
             const before = { ...emu.stats };
             const t = performance.now();
             await faces[face](command, n);
@@ -229,6 +254,8 @@ const ids = JSON.parse(process.env.BENCH_IDS);
               ...(samples.get(k) ?? []),
               { ms, requests: s.requests - before.requests, logins: s.passwordGrants - before.passwordGrants, revocations: s.revokeCalls - before.revokeCalls, refreshes: s.refreshGrants - before.refreshGrants },
             ]);
+            if (lines) breakdown.set(key(face, command, n), tally(lines));
+            lines = undefined;
             // The check's own listing is not counted: it comes after the measured command.
             const count = await live();
             const expected = command === "destroy" ? 0 : n;
@@ -285,6 +312,13 @@ const ids = JSON.parse(process.env.BENCH_IDS);
           `${m("ours", (s) => s.revocations)} (+${m("ours", (s) => s.refreshes)}) / ${m("pulumi", (s) => s.revocations)} (+${m("pulumi", (s) => s.refreshes)}) | ${m("ours, API key", (s) => s.requests)} | ` +
           `${fmt(oursMs, 0)} | ${fmt(m("ours, API key", (s) => s.ms), 0)} | ${fmt(cost, 0)} | ${fmt((100 * cost) / oursMs, 0)} % | ${fmt(Math.min(...d), 0)}–${fmt(Math.max(...d), 0)} |`,
       );
+    }
+  }
+  console.log(`\n### Requests of round 1 by kind (ids as {id}; /oapi/v1 left out)\n`);
+  console.log("| command | N | face | requests |\n|---|---:|---|---|");
+  for (const command of COMMANDS) {
+    for (const n of ns) {
+      for (const face of FACES) console.log(`| ${command} | ${n} | ${face} | ${breakdown.get(key(face, command, n)) ?? ""} |`);
     }
   }
 }
