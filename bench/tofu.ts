@@ -99,9 +99,14 @@ interface TofuDir {
 
 /** `tofu <args>` in `p`, as a user types it (no colour, no input); fails with what it printed. */
 async function tofu(p: TofuDir, args: string[]): Promise<string> {
+  return (await tofuRun(p, args)).stdout;
+}
+
+/** {@link tofu}, with `extra` in the environment: its stdout and stderr. */
+async function tofuRun(p: TofuDir, args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string }> {
   try {
-    const r = await run(path.join(_tofuBin(), "tofu"), [args[0]!, "-no-color", "-input=false", ...args.slice(1)], { cwd: p.dir, env: p.env, maxBuffer: 64 * 1024 * 1024 });
-    return r.stdout;
+    const r = await run(path.join(_tofuBin(), "tofu"), [args[0]!, "-no-color", "-input=false", ...args.slice(1)], { cwd: p.dir, env: { ...p.env, ...extra }, maxBuffer: 256 * 1024 * 1024 });
+    return { stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as Error & { stdout?: string; stderr?: string };
     throw new Error(`tofu ${args.join(" ")} failed: ${e.message}\n--- stdout\n${e.stdout ?? ""}\n--- stderr\n${e.stderr ?? ""}`);
@@ -133,6 +138,43 @@ function tally(lines: string[]): string {
   const counts = new Map<string, number>();
   for (const l of lines) counts.set(l, (counts.get(l) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, c]) => `${c}× ${l.replace("/oapi/v1", "")}`).join(", ");
+}
+
+/** The provider processes of one tofu command, read from its `TF_LOG=debug` lines (go-plugin's). */
+interface Processes {
+  /** How many tofu started. */
+  count: number;
+  /** Each one's spawn → handshake (go-plugin's "plugin started" → "using plugin"), ms. */
+  startup: number[];
+  /** Each one's Shutdown → exit, where the provider logs its Shutdown (ours does), ms. */
+  shutdown: number[];
+  /** Each one's spawn → exit, ms. */
+  lifetime: number[];
+}
+
+/**
+ * {@link Processes} from go-plugin's debug lines. tofu runs one provider process at a time here (each
+ * phase's, one after the other), so a handshake and a Shutdown belong to the last process started.
+ */
+function processesOf(stderr: string): Processes {
+  const at = (line: string): number => Date.parse(line.slice(0, 24));
+  const started: { pid: string; start: number; handshake?: number; shutdown?: number; exit?: number }[] = [];
+  for (const line of stderr.split("\n")) {
+    let m: RegExpMatchArray | null;
+    if ((m = /provider: plugin started: .* pid=(\d+)/.exec(line))) started.push({ pid: m[1]!, start: at(line) });
+    else if (/provider: using plugin: version=/.test(line) && started.length) started[started.length - 1]!.handshake ??= at(line);
+    else if (/Shutdown: the client is done with the provider/.test(line) && started.length) started[started.length - 1]!.shutdown ??= at(line);
+    else if ((m = /provider: plugin process exited: .* id=(\d+)/.exec(line))) {
+      const p = started.find((s) => s.pid === m![1]);
+      if (p) p.exit = at(line);
+    }
+  }
+  return {
+    count: started.length,
+    startup: started.filter((p) => p.handshake !== undefined).map((p) => p.handshake! - p.start),
+    shutdown: started.filter((p) => p.shutdown !== undefined && p.exit !== undefined).map((p) => p.exit! - p.shutdown!),
+    lifetime: started.filter((p) => p.exit !== undefined).map((p) => p.exit! - p.start),
+  };
 }
 
 /** Runs the tofu bench and prints its tables. */
@@ -175,6 +217,7 @@ export async function tofuBench(): Promise<void> {
 
   const samples = new Map<string, Sample[]>();
   const breakdown = new Map<string, string>();
+  const processes = new Map<string, Processes & { wall: number }>();
   const key = (face: Face, command: Command, n: number): string => `${face}|${command}|${n}`;
   let rawIds: string[] = [];
   const rawCommand = async (command: Command, n: number): Promise<void> => {
@@ -264,6 +307,17 @@ const ids = JSON.parse(process.env.BENCH_IDS);
         }
       }
     }
+    // One more pass of the tofu faces at the smallest N with TF_LOG=debug (not in the timings above: the
+    // debug log slows tofu): how many provider processes each command starts, and where their time goes.
+    for (const face of ["tofu floor", "ours", "ours, API key"] as const) {
+      prepare[face](ns[0]!);
+      for (const command of COMMANDS) {
+        process.stderr.write(`bench: tofu processes, ${ns[0]} devices: ${face} ${command} with TF_LOG=debug…\n`);
+        const t = performance.now();
+        const r = await tofuRun({ "tofu floor": floor, ours, "ours, API key": oursKey }[face], command === "plan" ? ["plan"] : [command, "-auto-approve"], { TF_LOG: "debug" });
+        processes.set(`${face}|${command}`, { ...processesOf(r.stderr), wall: performance.now() - t });
+      }
+    }
   } finally {
     yaml.remove();
     for (const d of roots) rmSync(d, { recursive: true, force: true });
@@ -319,6 +373,19 @@ const ids = JSON.parse(process.env.BENCH_IDS);
   for (const command of COMMANDS) {
     for (const n of ns) {
       for (const face of FACES) console.log(`| ${command} | ${n} | ${face} | ${breakdown.get(key(face, command, n)) ?? ""} |`);
+    }
+  }
+  console.log(`\n### Provider processes per command (one more run of each at ${ns[0]} devices with TF_LOG=debug, which slows tofu: read the shares, not the times)\n`);
+  console.log("| command | face | processes | spawn → handshake, each (ms) | all spawns → handshakes (ms) | share of the command | Shutdown → exit, each (ms) | lifetimes, all (ms) | command (ms) |\n|---|---|---:|---|---:|---:|---|---:|---:|");
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  for (const command of COMMANDS) {
+    for (const face of ["tofu floor", "ours", "ours, API key"] as const) {
+      const p = processes.get(`${face}|${command}`);
+      if (!p) continue;
+      console.log(
+        `| ${command} | ${face} | ${p.count} | ${p.startup.map((x) => fmt(x, 0)).join(", ")} | ${fmt(sum(p.startup), 0)} | ${fmt((100 * sum(p.startup)) / p.wall, 0)} % | ` +
+          `${p.shutdown.length ? p.shutdown.map((x) => fmt(x, 0)).join(", ") : "(not logged)"} | ${fmt(sum(p.lifetime), 0)} | ${fmt(p.wall, 0)} |`,
+      );
     }
   }
 }
