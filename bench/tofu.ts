@@ -17,9 +17,13 @@
  * - pulumi: the same N Devices through `pulumi up --yes`, `pulumi preview --refresh` and `pulumi destroy
  *   --yes` of a Pulumi YAML program with our npm-installed plugin (as engine-up's plugin face).
  * Rounds (BENCH_ROUNDS, default 3) are interleaved: each round runs every N, the faces in an order that
- * rotates. Requests, password logins, revocations and refresh grants (the proof of each revocation) are
- * counted at the emulator. Times are wall time of the whole command; ratios are medians of the per-round
- * ratios. Nothing here asserts a time.
+ * rotates, after one unmeasured warm-up command of each face. Requests, password logins, revocations and
+ * refresh grants (the proof of each revocation) are counted at the emulator; the first round's requests
+ * are also listed by kind. Times are wall time of the whole command; ratios are medians of the per-round
+ * ratios. The one-login-per-process rule is measured (ours − ours with an API key) and modelled (logins
+ * and revocations counted, times one login and one revocation with its proof timed with the SDK). A last
+ * pass runs each tofu face's commands at the smallest N with TF_LOG=debug: how many provider processes
+ * tofu starts, and each one's spawn → handshake and Shutdown → exit. Nothing here asserts a time.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -177,7 +181,16 @@ function processesOf(stderr: string): Processes {
   };
 }
 
-/** Runs the tofu bench and prints its tables. */
+/**
+ * Runs the tofu bench and prints its tables (the step `tofu` of bench/run.ts, run only when named). Says
+ * why and returns when tofu, the engine's YAML host or `go` is missing, or the machine is not linux-amd64.
+ *
+ * @example
+ * ```ts
+ * process.env.BENCH_DEVICES = "20,100";
+ * await tofuBench(); // prints the Markdown tables on stdout, progress on stderr
+ * ```
+ */
 export async function tofuBench(): Promise<void> {
   const why = missing();
   if (why) {
