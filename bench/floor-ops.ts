@@ -68,6 +68,11 @@ export async function read(t: FloorTarget, kind: Kind, id: string): Promise<Reco
   return (await call(t, "GET", `${PATHS[kind]}/${id}`)) as Record<string, unknown>;
 }
 
+/** Reads one object with one GET and nothing else (the floor of a refresh that needs only the object). */
+export async function get(t: FloorTarget, kind: Kind, id: string): Promise<Record<string, unknown>> {
+  return (await call(t, "GET", `${PATHS[kind]}/${id}`)) as Record<string, unknown>;
+}
+
 /** Deletes one object (one DELETE). */
 export async function remove(t: FloorTarget, kind: Kind, id: string): Promise<void> {
   await call(t, "DELETE", `${PATHS[kind]}/${id}`);
