@@ -35,6 +35,7 @@ import { type Diagnostic, errorDiagnostic, failureDiagnostics, TOFU_WORDS, tofuW
 import { terraformSchema } from "./schema";
 import { blockShape, dynamic, readDynamic, type Shape, type TfValue, tfName, toProgram } from "./values";
 import type net from "node:net";
+import type { Connections } from "./announce";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- messages are the loader's plain objects */
 
@@ -289,8 +290,27 @@ export interface Served {
 }
 
 /**
- * Serves the gRPC server on `listener`, a `net.Server` already listening (main.ts's, on 127.0.0.1): each
- * connection it accepts is handed to the server through grpc-js's connection injector, with
+ * The connections of a `net.Server` already listening on 127.0.0.1, as {@link serve} takes them.
+ *
+ * @example
+ * ```ts
+ * const connections = serverConnections(net.createServer().listen(0, "127.0.0.1"));
+ * ```
+ */
+export function serverConnections(listener: net.Server): Connections {
+  const address = listener.address();
+  if (address === null || typeof address === "string") throw new Error("serve() takes a TCP listener that is already listening");
+  return {
+    port: address.port,
+    take: (accept) => void listener.on("connection", accept),
+    onDisconnect: (fn) => void listener.on("connection", (socket: net.Socket) => socket.once("close", fn)),
+    close: () => void listener.close(),
+  };
+}
+
+/**
+ * Serves the gRPC server on `listener`: the connections ./announce opened (or a `net.Server` already
+ * listening on 127.0.0.1), each handed to the server through grpc-js's connection injector, with
  * `credentials` (mTLS, or plain when TLS is off), so the listener's owner sees every connection and its
  * end (tofu's death, ./parent). `onShutdown` runs once go-plugin's Shutdown has been answered and the
  * connections have closed; the listener is closed then.
@@ -301,9 +321,8 @@ export interface Served {
  * const { port } = serve(grpc.ServerCredentials.createInsecure(), newFace(), () => process.exit(0), listener);
  * ```
  */
-export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdown: () => void, listener: net.Server): Served {
-  const address = listener.address();
-  if (address === null || typeof address === "string") throw new Error("serve() takes a TCP listener that is already listening");
+export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdown: () => void, listener: Connections | net.Server): Served {
+  const connections = "take" in listener ? listener : serverConnections(listener);
   const loaded = grpc.loadPackageDefinition(protoLoader.fromJSON(PROTOCOL, LOADER_OPTIONS)) as any;
   // As the Pulumi plugin: a DNS server's rules come in several times in one plan (prior, proposed, config).
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
@@ -313,7 +332,7 @@ export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdow
       log("debug", "Shutdown: the client is done with the provider");
       face.stop("tofu shut the provider down");
       callback(null, {});
-      listener.close();
+      connections.close();
       server.tryShutdown(() => onShutdown());
     },
   });
@@ -323,10 +342,10 @@ export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdow
     Check: (_call: unknown, callback: grpc.sendUnaryData<any>) => callback(null, { status: "SERVING" }),
   });
   const injector = server.createConnectionInjector(credentials);
-  listener.on("connection", (socket: net.Socket) => {
+  connections.take((socket) => {
     injector.injectConnection(socket);
     // A connection accepted paused (pauseOnConnect) is the HTTP/2 session's now: let it read.
     socket.resume();
   });
-  return { port: address.port, server };
+  return { port: connections.port, server };
 }
