@@ -21,6 +21,7 @@ import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support
 import { _removeRunTempDirs } from "../test/support/temp";
 import { engineUp } from "./engine-up";
 import { providerPhases } from "./provider-phases";
+import { tofuStart } from "./tofu-start";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -656,7 +657,7 @@ async function pluginStart(): Promise<void> {
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["serialized", provider], ["provider", providerPhases], ["first-call", hostFirstCall], ["plugin", plugin], ["plugin-start", pluginStart], ["heap", heap], ["engine-up", engineUp]] as const;
+  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["serialized", provider], ["provider", providerPhases], ["first-call", hostFirstCall], ["plugin", plugin], ["plugin-start", pluginStart], ["tofu-start", () => tofuStart((row) => rows.push(row))], ["heap", heap], ["engine-up", engineUp]] as const;
   // engine-up (the real engine, several minutes) runs only when named: `npm run bench -- engine-up`.
   const namedOnly: readonly string[] = ["engine-up"];
   const only = process.argv.slice(2);
