@@ -14,7 +14,7 @@
 //   that a face's process loads exactly two files of the package: its entry and its bundle. bin.js also
 //   holds provider/plugin/listen.ts: it opens and prints the plugin's port before it reads the bundle.
 // - dist/provider/tofu/tofu.bundle.js: the OpenTofu/Terraform face (provider/tofu/main.ts, issue 34),
-//   its gRPC (`@grpc/grpc-js`, `@grpc/proto-loader`, protobuf.js) pieces inside, minified, with its code
+//   its gRPC (`@grpc/grpc-js`, protobuf.js's light build) pieces inside, minified, with its code
 //   cache; dist/provider/tofu/bin.js (`terraform-provider-dnsaccount`) holds provider/tofu/announce.ts: it
 //   prints the handshake line (its certificate minted with node:crypto) before it reads the bundle, like
 //   the plugin's bin. It shares no bundle with the Pulumi plugin: neither face loads the other's code.

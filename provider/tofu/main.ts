@@ -70,8 +70,9 @@ export function start({ connections, mtls, parent }: Announced, started?: () => 
 }
 
 /**
- * Loads, without starting anything, what a start loads (grpc-js, the protocol's descriptor, the server):
- * the build runs it before writing the bundle's code cache.
+ * Runs, without serving anything, what a start and tofu's first call run (grpc-js, the services, the
+ * server with its handlers and the provider schema, the schema's encoding): the build runs it before
+ * writing the bundle's code cache, so that the cache holds these functions compiled.
  *
  * @example
  * ```ts
@@ -80,7 +81,14 @@ export function start({ connections, mtls, parent }: Announced, started?: () => 
  */
 export function warm(): void {
   const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
-  void grpc.ServerCredentials;
-  require("./server");
+  const { newFace, serve } = require("./server") as typeof import("./server");
+  const { serviceDefinitions } = require("./services") as typeof import("./services");
+  const { terraformSchema } = require("./schema") as typeof import("./schema");
   require("./tls");
+  const idle = { port: 0, take: () => undefined, onDisconnect: () => undefined, close: () => undefined };
+  const { server } = serve(grpc.ServerCredentials.createInsecure(), newFace(), () => undefined, idle);
+  const schema = terraformSchema();
+  const getSchema = serviceDefinitions()["tfplugin6.Provider"]["GetProviderSchema"]!;
+  getSchema.responseDeserialize(getSchema.responseSerialize({ provider: schema.provider, resource_schemas: schema.resources, data_source_schemas: schema.dataSources, diagnostics: [] }));
+  server.forceShutdown();
 }

@@ -24,15 +24,14 @@
  * with values still unknown fails naming them, rather than calling the service with other credentials.
  */
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { fromEnvironment } from "../credentials";
 import { type PluginConfig, readConfig } from "../shared/provider-config";
 import { containsUnknown } from "../shared/unknown";
 import { log } from "./log";
-import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
 import { applyResource, type ContextFor, importResource, planResource, privateAt, readDataSource, readResource, servedKinds, validateResource } from "./resources";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics, TOFU_WORDS, tofuWords } from "./words";
 import { terraformSchema } from "./schema";
+import { serviceDefinitions } from "./services";
 import { blockShape, dynamic, readDynamic, type Shape, type TfValue, tfName, toProgram } from "./values";
 import type net from "node:net";
 import type { Connections } from "./announce";
@@ -323,11 +322,11 @@ export function serverConnections(listener: net.Server): Connections {
  */
 export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdown: () => void, listener: Connections | net.Server): Served {
   const connections = "take" in listener ? listener : serverConnections(listener);
-  const loaded = grpc.loadPackageDefinition(protoLoader.fromJSON(PROTOCOL, LOADER_OPTIONS)) as any;
+  const services = serviceDefinitions();
   // As the Pulumi plugin: a DNS server's rules come in several times in one plan (prior, proposed, config).
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(loaded.tfplugin6.Provider.service, providerHandlers(face));
-  server.addService(loaded.plugin.GRPCController.service, {
+  server.addService(services["tfplugin6.Provider"], providerHandlers(face));
+  server.addService(services["plugin.GRPCController"], {
     Shutdown: (_call: unknown, callback: grpc.sendUnaryData<any>) => {
       log("debug", "Shutdown: the client is done with the provider");
       face.stop("tofu shut the provider down");
@@ -336,9 +335,9 @@ export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdow
       server.tryShutdown(() => onShutdown());
     },
   });
-  server.addService(loaded.plugin.GRPCStdio.service, { StreamStdio: unimplementedStream("GRPCStdio (its logs are on stderr)") });
-  server.addService(loaded.plugin.GRPCBroker.service, { StartStream: unimplementedStream("GRPCBroker") });
-  server.addService(loaded.grpc.health.v1.Health.service, {
+  server.addService(services["plugin.GRPCStdio"], { StreamStdio: unimplementedStream("GRPCStdio (its logs are on stderr)") });
+  server.addService(services["plugin.GRPCBroker"], { StartStream: unimplementedStream("GRPCBroker") });
+  server.addService(services["grpc.health.v1.Health"], {
     Check: (_call: unknown, callback: grpc.sendUnaryData<any>) => callback(null, { status: "SERVING" }),
   });
   const injector = server.createConnectionInjector(credentials);
