@@ -56,16 +56,21 @@ export function start({ connections, mtls, parent }: Announced, started?: () => 
     log("debug", "tofu is gone: revoking this process's logins and exiting");
     end();
   });
-  const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
-  const { newFace, serve } = require("./server") as typeof import("./server");
-  let credentials = grpc.ServerCredentials.createInsecure();
-  if (mtls) {
-    const { requireTls12 } = require("./tls") as typeof import("./tls");
-    requireTls12();
-    credentials = grpc.ServerCredentials.createSsl(Buffer.from(mtls.clientCert), [{ private_key: Buffer.from(mtls.own.keyPem), cert_chain: Buffer.from(mtls.own.certPem) }], true);
+  try {
+    const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
+    const { newFace, serve } = require("./server") as typeof import("./server");
+    let credentials = grpc.ServerCredentials.createInsecure();
+    if (mtls) {
+      const { requireTls12 } = require("./tls") as typeof import("./tls");
+      requireTls12();
+      credentials = grpc.ServerCredentials.createSsl(Buffer.from(mtls.clientCert), [{ private_key: Buffer.from(mtls.own.keyPem), cert_chain: Buffer.from(mtls.own.certPem) }], true);
+    }
+    const { port } = serve(credentials, newFace(), () => end(SHUTDOWN_REVOKE_MS), connections);
+    log("debug", "serving", { address: `127.0.0.1:${port}`, tls: mtls !== undefined });
+  } catch (err) {
+    process.stderr.write(`terraform-provider-dnsaccount: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
   }
-  const { port } = serve(credentials, newFace(), () => end(SHUTDOWN_REVOKE_MS), connections);
-  log("debug", "serving", { address: `127.0.0.1:${port}`, tls: mtls !== undefined });
   started?.();
 }
 
