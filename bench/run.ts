@@ -22,6 +22,7 @@ import { _removeRunTempDirs } from "../test/support/temp";
 import { engineUp } from "./engine-up";
 import { providerPhases } from "./provider-phases";
 import { tofuBench } from "./tofu";
+import { tofuStart } from "./tofu-start";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -657,7 +658,7 @@ async function pluginStart(): Promise<void> {
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["serialized", provider], ["provider", providerPhases], ["first-call", hostFirstCall], ["plugin", plugin], ["plugin-start", pluginStart], ["heap", heap], ["engine-up", engineUp], ["tofu", tofuBench]] as const;
+  const steps = [["throughput", throughput], ["cli", cliCached], ["emulator", emulatorTokens], ["require", requireCost], ["expiry", expiry], ["serialized", provider], ["provider", providerPhases], ["first-call", hostFirstCall], ["plugin", plugin], ["plugin-start", pluginStart], ["tofu-start", () => tofuStart((row) => rows.push(row))], ["heap", heap], ["engine-up", engineUp], ["tofu", tofuBench]] as const;
   // engine-up (the real engine, several minutes) runs only when named: `npm run bench -- engine-up`.
   const namedOnly: readonly string[] = ["engine-up", "tofu"];
   const only = process.argv.slice(2);

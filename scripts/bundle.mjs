@@ -14,10 +14,10 @@
 //   that a face's process loads exactly two files of the package: its entry and its bundle. bin.js also
 //   holds provider/plugin/listen.ts: it opens and prints the plugin's port before it reads the bundle.
 // - dist/provider/tofu/tofu.bundle.js: the OpenTofu/Terraform face (provider/tofu/main.ts, issue 34),
-//   its gRPC (`@grpc/grpc-js`, `@grpc/proto-loader`, protobuf.js) and X.509 (`@peculiar/x509`) pieces
-//   inside, minified, with its code cache; dist/provider/tofu/bin.js (`terraform-provider-dnsaccount`)
-//   loads it like the plugin's bin. It shares no bundle with the Pulumi plugin: neither face loads the
-//   other's code.
+//   its gRPC (`@grpc/grpc-js`, protobuf.js's light build) pieces inside, minified, with its code
+//   cache; dist/provider/tofu/bin.js (`terraform-provider-dnsaccount`) holds provider/tofu/announce.ts: it
+//   prints the handshake line (its certificate minted with node:crypto) before it reads the bundle, like
+//   the plugin's bin. It shares no bundle with the Pulumi plugin: neither face loads the other's code.
 // - `<bundle>.cache` beside the plugin's and the dynamic bundle: V8's code cache, written by this Node
 //   after loading the bundle and what its first operation needs (each bundle's `warm()`), in a child
 //   process; load-bundle.ts uses it when the running Node accepts it, and writes a fresh one when not.

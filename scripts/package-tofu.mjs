@@ -1,8 +1,9 @@
 // Builds the OpenTofu/Terraform provider (issue 34, Distribution) as a provider registry releases it: for
 // each platform, one self-contained executable `terraform-provider-dnsaccount_v<version>` (Node's single
 // executable application, built by scripts/package-plugin.mjs's steps: a small entry, provider/tofu/sea.ts,
-// and an esbuild bundle of provider/tofu/main.ts as its asset `tofu.js`, with V8's code cache of it where
-// this machine's Node is the executable's), zipped alone, and beside the zips what a registry reads:
+// which prints the handshake line first (provider/tofu/announce.ts), and an esbuild bundle of
+// provider/tofu/main.ts as its asset `tofu.js`, with V8's code cache of it where this machine's Node is
+// the executable's), zipped alone, and beside the zips what a registry reads:
 //
 //   artifacts/terraform-provider-dnsaccount_<v>_<os>_<arch>.zip      the executable, mode 0755, fixed time
 //   artifacts/terraform-provider-dnsaccount_<v>_manifest.json        terraform-registry-manifest.json
@@ -169,14 +170,14 @@ export function mirrorZips(mirror, zips) {
 
 /**
  * Fails unless the bundle's `inputs` hold what the face loads at run time (its server, the protocol's
- * descriptor, grpc-js, the X.509 library) and nothing of the Pulumi plugin's: the faces share no code.
+ * descriptor, grpc-js, the certificate's module) and nothing of the Pulumi plugin's: the faces share no code.
  *
  * @example
  * checkTofuInputs(Object.keys(result.metafile.inputs));
  */
 export function checkTofuInputs(inputs) {
   const holds = (file) => inputs.some((i) => i === file || i.endsWith(`/${file}`));
-  for (const needed of ["provider/tofu/main.ts", "provider/tofu/server.ts", "provider/tofu/protocol.ts", "node_modules/@grpc/grpc-js/build/src/server.js", "node_modules/@peculiar/x509/build/x509.cjs.js"]) {
+  for (const needed of ["provider/tofu/main.ts", "provider/tofu/server.ts", "provider/tofu/protocol.ts", "node_modules/@grpc/grpc-js/build/src/server.js", "provider/tofu/tls.ts"]) {
     if (!holds(needed)) throw new Error(`the bundle lacks ${needed}`);
   }
   const plugin = inputs.filter((i) => /(^|\/)provider\/plugin\//.test(i) || /(^|\/)node_modules\/@pulumi\/pulumi\//.test(i));

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 /**
- * `terraform-provider-dnsaccount`, the npm bin: the OpenTofu/Terraform face as tofu starts it (./main).
- * It loads the face in one step, from one minified bundle (`tofu.bundle.js`, built by scripts/bundle.mjs,
- * its gRPC and X.509 pieces inside) with V8's code cache beside it, as the Pulumi plugin's bin does; the
- * two faces share no bundle.
+ * `terraform-provider-dnsaccount`, the npm bin: the OpenTofu/Terraform face as tofu starts it. It prints
+ * the handshake line first (./announce: the cookie checked, our certificate minted with node:crypto, the
+ * port open), then loads the face in one step, from one minified bundle (`tofu.bundle.js`, built by
+ * scripts/bundle.mjs, its gRPC pieces inside) with V8's code cache beside it, as the Pulumi plugin's bin
+ * does, and starts it on that port (./main). tofu dials while the face loads; its connection waits.
+ *
+ * The build bundles this file too, with ./announce and ../shared/load-bundle inside, so the process loads
+ * two files of the package: this one and the bundle. The two faces share no bundle.
  *
  * @example
  * ```sh
@@ -13,10 +17,13 @@
  */
 import path from "node:path";
 import { cacheUsed, loadBundle, refreshCache } from "../shared/load-bundle";
+import { announce } from "./announce";
 
 const file = path.join(__dirname, "tofu.bundle.js");
-const face = loadBundle(file) as typeof import("./main");
-// With no code cache this Node accepts, one is written once the handshake is out (tofu is waiting for it first).
-face.start(() => {
-  if (!cacheUsed(file)) setImmediate(() => refreshCache(file));
+void announce().then((announced) => {
+  const face = loadBundle(file) as typeof import("./main");
+  // With no code cache this Node accepts, one is written once the server is up (tofu is waiting for it first).
+  face.start(announced, () => {
+    if (!cacheUsed(file)) setImmediate(() => refreshCache(file));
+  });
 });

@@ -1,30 +1,28 @@
 /**
- * The OpenTofu/Terraform face's start-up (issue 34): what `terraform-provider-dnsaccount` does when tofu
- * (through go-plugin) starts it.
+ * The OpenTofu/Terraform face's start-up (issue 34), after the handshake line (./announce, which the npm
+ * bin and the single executable's entry run before they load this face's bundle: issue 35 §3).
  *
- * 1. Without `TF_PLUGIN_MAGIC_COOKIE` it says on stderr that it is a plugin, and exits 1 (./handshake).
- * 2. `console.*` goes to stderr as hclog lines (./log); stdout carries the handshake line and nothing else.
- * 3. AutoMTLS unless `TF_DISABLE_PLUGIN_TLS` is set or tofu sent no `PLUGIN_CLIENT_CERT` (as go-plugin's
- *    servers decide): TLS 1.2 or later over HTTP/2, tofu's certificate required and verified, our own
- *    self-signed certificate in the handshake line (./tls).
- * 4. The handshake line `1|6|tcp|127.0.0.1:<port>|grpc|<cert>` once the server listens.
- * 5. SIGINT is ignored, as go-plugin's servers do: tofu forwards the user's Ctrl-C as StopProvider, and
- *    ends the provider with Shutdown, which makes the process exit (./server).
- * 6. The refresh tokens a password login minted in this process are revoked when it ends: on Shutdown
+ * 1. AutoMTLS when ./announce minted our certificate: TLS 1.2 or later over HTTP/2, tofu's certificate
+ *    required and verified (./tls).
+ * 2. The gRPC server takes the connections waiting on the port ./announce opened (./server).
+ * 3. SIGINT is ignored (./announce), as go-plugin's servers do: tofu forwards the user's Ctrl-C as
+ *    StopProvider, and ends the provider with Shutdown, which makes the process exit (./server).
+ * 4. The refresh tokens a password login minted in this process are revoked when it ends: on Shutdown
  *    (within {@link SHUTDOWN_REVOKE_MS}: go-plugin kills a provider 2 s after Shutdown), on SIGTERM
  *    (../shared/exit-revocation; never on SIGINT), and when tofu is gone without a Shutdown (killed):
  *    a connection to the port closed and tofu is no longer there (./parent), or stderr, a pipe only tofu
- *    reads, broke. The port is the face's own listener, which serve() (./server) takes: the gRPC server
- *    gets each of its connections through grpc-js's connection injector, and this module sees each end.
+ *    reads, broke. The port is the face's own listener (./announce): the gRPC server gets each of its
+ *    connections through grpc-js's connection injector, and this module sees each end.
  *
  * Nothing here loads the Pulumi plugin's modules, and the Pulumi plugin loads none of these.
  */
 import type * as grpcTypes from "@grpc/grpc-js";
-import net from "node:net";
 import { revokeMintedAtEnd, revokeOnSignals } from "../shared/exit-revocation";
-import { checkHandshake, handshakeLine, HandshakeError } from "./handshake";
-import { keepStdoutClean, log } from "./log";
+import { type Announced, tlsWanted } from "./announce";
+import { log } from "./log";
 import { parentGone } from "./parent";
+
+export { tlsWanted };
 
 /**
  * How long a Shutdown may wait for the service to revoke this process's password logins before the
@@ -32,44 +30,18 @@ import { parentGone } from "./parent";
  */
 export const SHUTDOWN_REVOKE_MS = 1_200;
 
-function fail(message: string): never {
-  process.stderr.write(message.endsWith("\n") ? message : `${message}\n`);
-  process.exit(1);
-}
-
 /**
- * Whether AutoMTLS is on: `PLUGIN_CLIENT_CERT` set and `TF_DISABLE_PLUGIN_TLS` not.
+ * Serves until Shutdown on what ./announce opened and printed. `started` runs once the server takes the
+ * connections (the npm bin refreshes its code cache there).
  *
  * @example
  * ```ts
- * tlsWanted({ PLUGIN_CLIENT_CERT: pem }); // true
+ * start(await announce());
  * ```
  */
-export function tlsWanted(env: NodeJS.ProcessEnv): boolean {
-  return !env["TF_DISABLE_PLUGIN_TLS"] && !!env["PLUGIN_CLIENT_CERT"];
-}
-
-/**
- * Starts the provider as go-plugin expects, and serves until Shutdown. `started` runs once the handshake
- * line is out (the npm bin refreshes its code cache there).
- *
- * @example
- * ```ts
- * start();
- * ```
- */
-export function start(started?: () => void): void {
-  try {
-    checkHandshake(process.env);
-  } catch (err) {
-    if (err instanceof HandshakeError) fail(err.message);
-    throw err;
-  }
-  const announce = keepStdoutClean();
+export function start({ connections, mtls, parent }: Announced, started?: () => void): void {
   // SIGTERM revokes the password logins, then ends the process by it; SIGINT does neither.
   revokeOnSignals(["SIGTERM"]);
-  process.on("SIGINT", () => log("debug", "SIGINT ignored: tofu stops the provider through StopProvider and Shutdown"));
-  const parent = process.ppid;
   let ending = false;
   /** Ends the process once: its password logins revoked first (for at most `withinMs`). */
   const end = (withinMs?: number): void => {
@@ -79,51 +51,33 @@ export function start(started?: () => void): void {
   };
   // stderr is a pipe only tofu reads: a write that fails there means tofu is gone (a Go plugin dies of it).
   process.stderr.on("error", () => end());
-  const run = async (): Promise<void> => {
+  connections.onDisconnect(() => {
+    if (ending || !parentGone(parent)) return;
+    log("debug", "tofu is gone: revoking this process's logins and exiting");
+    end();
+  });
+  try {
     const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
     const { newFace, serve } = require("./server") as typeof import("./server");
     let credentials = grpc.ServerCredentials.createInsecure();
-    let cert: string | undefined;
-    if (tlsWanted(process.env)) {
-      const { clientCertificate, mintServerCertificate, requireTls12 } = require("./tls") as typeof import("./tls");
-      const clientCert = clientCertificate(process.env["PLUGIN_CLIENT_CERT"]);
-      const own = await mintServerCertificate();
+    if (mtls) {
+      const { requireTls12 } = require("./tls") as typeof import("./tls");
       requireTls12();
-      credentials = grpc.ServerCredentials.createSsl(Buffer.from(clientCert), [{ private_key: Buffer.from(own.keyPem), cert_chain: Buffer.from(own.certPem) }], true);
-      cert = own.derBase64;
-    } else {
-      log("warn", "serving without TLS (TF_DISABLE_PLUGIN_TLS is set, or no PLUGIN_CLIENT_CERT)");
+      credentials = grpc.ServerCredentials.createSsl(Buffer.from(mtls.clientCert), [{ private_key: Buffer.from(mtls.own.keyPem), cert_chain: Buffer.from(mtls.own.certPem) }], true);
     }
-    // The face's own listener, whose connections' ends it sees; the gRPC server takes each connection from it.
-    const listener = await listen((socket) => {
-      // A reset from a killed tofu must not end the process unrevoked; the close below follows it.
-      socket.on("error", () => undefined);
-      socket.once("close", () => {
-        if (ending || !parentGone(parent)) return;
-        log("debug", "tofu is gone: revoking this process's logins and exiting");
-        end();
-      });
-    });
-    const { port } = serve(credentials, newFace(), () => end(SHUTDOWN_REVOKE_MS), listener);
-    announce(handshakeLine(port, cert));
-    log("debug", "serving", { address: `127.0.0.1:${port}`, tls: cert !== undefined });
-    started?.();
-  };
-  run().catch((err: unknown) => fail(`terraform-provider-dnsaccount: ${err instanceof Error ? err.message : String(err)}`));
-}
-
-/** Listens on 127.0.0.1, on a port the system picks, showing each connection to `watch` first (the gRPC server takes it next). */
-function listen(watch: (socket: net.Socket) => void): Promise<net.Server> {
-  const server = net.createServer(watch);
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server));
-  });
+    const { port } = serve(credentials, newFace(), () => end(SHUTDOWN_REVOKE_MS), connections);
+    log("debug", "serving", { address: `127.0.0.1:${port}`, tls: mtls !== undefined });
+  } catch (err) {
+    process.stderr.write(`terraform-provider-dnsaccount: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  started?.();
 }
 
 /**
- * Loads, without starting anything, what a start loads (grpc-js, the protocol's descriptor, the server,
- * the X.509 library): the build runs it before writing the bundle's code cache.
+ * Runs, without serving anything, what a start and tofu's first call run (grpc-js, the services, the
+ * server with its handlers and the provider schema, the schema's encoding): the build runs it before
+ * writing the bundle's code cache, so that the cache holds these functions compiled.
  *
  * @example
  * ```ts
@@ -132,9 +86,14 @@ function listen(watch: (socket: net.Socket) => void): Promise<net.Server> {
  */
 export function warm(): void {
   const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
-  void grpc.ServerCredentials;
-  require("./server");
+  const { newFace, serve } = require("./server") as typeof import("./server");
+  const { serviceDefinitions } = require("./services") as typeof import("./services");
+  const { terraformSchema } = require("./schema") as typeof import("./schema");
   require("./tls");
-  require("reflect-metadata");
-  require("@peculiar/x509");
+  const idle = { port: 0, take: () => undefined, onDisconnect: () => undefined, close: () => undefined };
+  const { server } = serve(grpc.ServerCredentials.createInsecure(), newFace(), () => undefined, idle);
+  const schema = terraformSchema();
+  const getSchema = serviceDefinitions()["tfplugin6.Provider"]["GetProviderSchema"]!;
+  getSchema.responseDeserialize(getSchema.responseSerialize({ provider: schema.provider, resource_schemas: schema.resources, data_source_schemas: schema.dataSources, diagnostics: [] }));
+  server.forceShutdown();
 }

@@ -1,14 +1,11 @@
 /**
  * The entry of the OpenTofu/Terraform provider's single executable, `terraform-provider-dnsaccount_v<version>`
- * in the release zips (scripts/package-tofu.mjs): it compiles the face (./main and everything it runs:
- * grpc-js, the protocol's descriptor, the X.509 library) from the executable's asset `tofu.js`, with V8's
- * code cache from the asset `tofu.js.cache` when the build made one for this very Node binary (the
- * platform it was built on; a cross-built executable has none and compiles without), and starts it as
- * the npm bin (./bin) does: nothing on stdout before the handshake line, exit 1 without tofu's cookie.
- *
- * Unlike the Pulumi plugin's entry, it does not print before the face is loaded: the handshake line
- * carries the gRPC server's port and the certificate ./tls mints with the X.509 library, both made
- * inside the face.
+ * in the release zips (scripts/package-tofu.mjs). As the npm bin (./bin) does, it prints the handshake line
+ * first (./announce: nothing on stdout before it, exit 1 without tofu's cookie), then compiles the face
+ * (./main and everything it runs: grpc-js, the protocol's descriptor) from the executable's asset
+ * `tofu.js`, with V8's code cache from the asset `tofu.js.cache` when the build made one for this very Node
+ * binary (the platform it was built on; a cross-built executable has none and compiles without), and
+ * starts it on the port the line named.
  *
  * @example
  * ```sh
@@ -19,6 +16,9 @@
 import { getAsset } from "node:sea";
 import { runBundle } from "../shared/load-bundle";
 import { seaAsset } from "../shared/sea-asset";
+import { announce } from "./announce";
 
-const face = runBundle("terraform-provider-dnsaccount/tofu.js", getAsset("tofu.js", "utf8"), seaAsset("tofu.js.cache"), require).exports as typeof import("./main");
-face.start();
+void announce().then((announced) => {
+  const face = runBundle("terraform-provider-dnsaccount/tofu.js", getAsset("tofu.js", "utf8"), seaAsset("tofu.js.cache"), require).exports as typeof import("./main");
+  face.start(announced);
+});

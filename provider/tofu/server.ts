@@ -24,17 +24,17 @@
  * with values still unknown fails naming them, rather than calling the service with other credentials.
  */
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { fromEnvironment } from "../credentials";
 import { type PluginConfig, readConfig } from "../shared/provider-config";
 import { containsUnknown } from "../shared/unknown";
 import { log } from "./log";
-import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
 import { applyResource, type ContextFor, importResource, planResource, privateAt, readDataSource, readResource, servedKinds, validateResource } from "./resources";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics, TOFU_WORDS, tofuWords } from "./words";
 import { terraformSchema } from "./schema";
+import { serviceDefinitions } from "./services";
 import { blockShape, dynamic, readDynamic, type Shape, type TfValue, tfName, toProgram } from "./values";
 import type net from "node:net";
+import type { Connections } from "./announce";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- messages are the loader's plain objects */
 
@@ -289,8 +289,27 @@ export interface Served {
 }
 
 /**
- * Serves the gRPC server on `listener`, a `net.Server` already listening (main.ts's, on 127.0.0.1): each
- * connection it accepts is handed to the server through grpc-js's connection injector, with
+ * The connections of a `net.Server` already listening on 127.0.0.1, as {@link serve} takes them.
+ *
+ * @example
+ * ```ts
+ * const connections = serverConnections(net.createServer().listen(0, "127.0.0.1"));
+ * ```
+ */
+export function serverConnections(listener: net.Server): Connections {
+  const address = listener.address();
+  if (address === null || typeof address === "string") throw new Error("serve() takes a TCP listener that is already listening");
+  return {
+    port: address.port,
+    take: (accept) => void listener.on("connection", accept),
+    onDisconnect: (fn) => void listener.on("connection", (socket: net.Socket) => socket.once("close", fn)),
+    close: () => void listener.close(),
+  };
+}
+
+/**
+ * Serves the gRPC server on `listener`: the connections ./announce opened (or a `net.Server` already
+ * listening on 127.0.0.1), each handed to the server through grpc-js's connection injector, with
  * `credentials` (mTLS, or plain when TLS is off), so the listener's owner sees every connection and its
  * end (tofu's death, ./parent). `onShutdown` runs once go-plugin's Shutdown has been answered and the
  * connections have closed; the listener is closed then.
@@ -301,32 +320,31 @@ export interface Served {
  * const { port } = serve(grpc.ServerCredentials.createInsecure(), newFace(), () => process.exit(0), listener);
  * ```
  */
-export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdown: () => void, listener: net.Server): Served {
-  const address = listener.address();
-  if (address === null || typeof address === "string") throw new Error("serve() takes a TCP listener that is already listening");
-  const loaded = grpc.loadPackageDefinition(protoLoader.fromJSON(PROTOCOL, LOADER_OPTIONS)) as any;
+export function serve(credentials: grpc.ServerCredentials, face: Face, onShutdown: () => void, listener: Connections | net.Server): Served {
+  const connections = "take" in listener ? listener : serverConnections(listener);
+  const services = serviceDefinitions();
   // As the Pulumi plugin: a DNS server's rules come in several times in one plan (prior, proposed, config).
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(loaded.tfplugin6.Provider.service, providerHandlers(face));
-  server.addService(loaded.plugin.GRPCController.service, {
+  server.addService(services["tfplugin6.Provider"], providerHandlers(face));
+  server.addService(services["plugin.GRPCController"], {
     Shutdown: (_call: unknown, callback: grpc.sendUnaryData<any>) => {
       log("debug", "Shutdown: the client is done with the provider");
       face.stop("tofu shut the provider down");
       callback(null, {});
-      listener.close();
+      connections.close();
       server.tryShutdown(() => onShutdown());
     },
   });
-  server.addService(loaded.plugin.GRPCStdio.service, { StreamStdio: unimplementedStream("GRPCStdio (its logs are on stderr)") });
-  server.addService(loaded.plugin.GRPCBroker.service, { StartStream: unimplementedStream("GRPCBroker") });
-  server.addService(loaded.grpc.health.v1.Health.service, {
+  server.addService(services["plugin.GRPCStdio"], { StreamStdio: unimplementedStream("GRPCStdio (its logs are on stderr)") });
+  server.addService(services["plugin.GRPCBroker"], { StartStream: unimplementedStream("GRPCBroker") });
+  server.addService(services["grpc.health.v1.Health"], {
     Check: (_call: unknown, callback: grpc.sendUnaryData<any>) => callback(null, { status: "SERVING" }),
   });
   const injector = server.createConnectionInjector(credentials);
-  listener.on("connection", (socket: net.Socket) => {
+  connections.take((socket) => {
     injector.injectConnection(socket);
     // A connection accepted paused (pauseOnConnect) is the HTTP/2 session's now: let it read.
     socket.resume();
   });
-  return { port: address.port, server };
+  return { port: connections.port, server };
 }
