@@ -121,7 +121,8 @@ function conform(value: TfValue | undefined, shape: Shape): unknown {
 }
 
 /**
- * A tofu value as a msgpack `DynamicValue` of `shape`.
+ * A tofu value as a msgpack `DynamicValue` of `shape`: every field present, a group block (`settings`)
+ * an object even where the value holds none (tofu refuses a null one).
  *
  * @example
  * ```ts
@@ -186,8 +187,8 @@ export function toProgram(value: TfValue, shape: Shape): unknown {
 
 /**
  * The lifecycles' camelCase value as a tofu value of `shape`: every field present (null when absent),
- * the sentinel as unknown; properties the shape does not have are left out; a group block is an object
- * even when absent (its fields null).
+ * the sentinel as unknown; properties the shape does not have are left out. (A group block absent here
+ * is sent to tofu as an object of nulls: see `dynamic`.)
  *
  * @example
  * ```ts
@@ -195,7 +196,6 @@ export function toProgram(value: TfValue, shape: Shape): unknown {
  * ```
  */
 export function fromProgram(value: unknown, shape: Shape): TfValue {
-  if ((value === undefined || value === null) && shape.kind === "object" && shape.group) return fromProgram({}, shape);
   if (value === undefined || value === null) return null;
   if (value === UNKNOWN) return TF_UNKNOWN;
   switch (shape.kind) {

@@ -189,6 +189,15 @@ describe("the OpenTofu face: settings the configuration leaves out plan no chang
     assert.deepEqual(plan.planned.settings.parental_control.schedule.monday, { from: null, to: null });
   });
 
+  it("an argument the type requires is still required once its block is declared (a blocking mode without its mode), in tofu's words; a block left out requires nothing", async () => {
+    const config = readDynamic(dynamic({ name: "Kids", settings: { blocking_mode: { ipv4: "192.0.2.9" } } }, shapes.server));
+    const refused = await _unary(provider, "ValidateResourceConfig", { type_name: "dnsaccount_dns_server", config: dynamic(config, shapes.server) });
+    assert.match(said(refused), /^ERROR: .*settings\.blocking_mode\.mode must be one of NONE, NULL_IP, REFUSED, NXDOMAIN, CUSTOM_IP/);
+    assert.deepEqual(refused.diagnostics[0].attribute.steps.map((s: any) => s.attribute_name), ["settings", "blocking_mode", "mode"]);
+    const fine = await _unary(provider, "ValidateResourceConfig", { type_name: "dnsaccount_dns_server", config: dynamic({ name: "Kids" }, shapes.server) });
+    assert.equal(said(fine), "");
+  });
+
   it("a create without settings plans each of them unknown and fills them with the service's values; the plan after it has no change", async () => {
     for (const kind of ["server", "device"] as const) {
       const config = kind === "server" ? { name: "Fresh" } : { name: "Fresh", device_type: "IOS", dns_server_id: serverId };

@@ -45,8 +45,6 @@ describe("OpenTofu face: values, words and the offline check", () => {
     assert.equal(out.settings.block_ttl_seconds, null);
     assert.deepEqual(out.settings.blocking_mode, { ipv4: null, ipv6: null, mode: null });
     assert.deepEqual(out.settings.parental_control.schedule.monday, { from: null, to: null });
-    const back = fromProgram({ name: "Home" }, server) as Record<string, any>;
-    assert.equal(back.settings.safe_browsing.blocking_mode.mode, null);
     assert.deepEqual(toProgram(out as TfValue, server), { name: "Home" }, "a settings block that sets nothing is no settings");
     const some = { ...out, settings: { ...out.settings, user_rules: { enabled: true, rules: null } } };
     assert.deepEqual(toProgram(some as TfValue, server), { name: "Home", settings: { userRules: { enabled: true } } });
