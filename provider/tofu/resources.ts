@@ -424,9 +424,15 @@ export async function applyResource(kind: ResourceKind, prior: TfValue, planned:
         const { id, outs } = await life.create(ctx, news);
         let created = withEverySetting(kind, stateOf(kind, id, outs), outs);
         if ([...kind.groups.keys()].some((g) => hasUnknown(plan[g] ?? null)) && EVERY_SETTING[kind.token] === undefined) {
-          // The settings the configuration left out, as the service has them: a read naming them all.
-          const read = await life.read(ctx, id, namingEverySetting(kind, outs as Json));
-          if (read.id !== undefined) created = withSettingsOf(kind, created, stateOf(kind, read.id, read.props));
+          // The settings the configuration left out, as the service has them: a read naming them all. The
+          // object is made whatever the read does (stopped, failed): its state is returned, those settings
+          // null until the next refresh reads them, so nothing is left outside the state.
+          try {
+            const read = await life.read(ctx, id, namingEverySetting(kind, outs as Json));
+            if (read.id !== undefined) created = withSettingsOf(kind, created, stateOf(kind, read.id, read.props));
+          } catch {
+            // Kept as it is.
+          }
         }
         return { state: fillUnknowns({ ...plan, id: plan.id ?? TF_UNKNOWN }, created), diagnostics };
       } catch (err) {
