@@ -17,12 +17,17 @@
  *   (normalised rules, an empty block), and otherwise shows the service's values: drift, which the next
  *   apply repairs.
  * - Import reads the object as the Pulumi faces' import does; a Token cannot be imported.
+ * - `settings` is a group block of optional and computed arguments (./schema): the state holds every
+ *   setting as the service has it (a read, an import, a create fill it whole), the configuration declares
+ *   the ones it manages, and tofu proposes the state's value of the others, so they plan no change. The
+ *   lifecycles see only the declared ones, as a Pulumi program's.
  */
 import { callFunction } from "../shared/functions";
 import { type Lifecycle, PartialCreateError, type ProviderContext } from "../shared/lifecycle";
 import { type Document, schema as packageSchema } from "../schema/shape";
-import { dataSourceType, resourceType, terraformSchema, type TfProviderSchema, type TfSchema } from "./schema";
-import { blockShape, fromProgram, type Shape, TF_UNKNOWN, type TfValue, tfName, toProgram } from "./values";
+import { dataSourceType, programNames, resourceType, terraformSchema, type TfBlock, type TfProviderSchema, type TfSchema } from "./schema";
+import { blockShape, fromProgram, hasUnknown, type Shape, TF_UNKNOWN, type TfValue, tfName, toProgram } from "./values";
+import { UNKNOWN } from "../shared/unknown";
 import { attributePath, type Diagnostic, errorDiagnostic, failureDiagnostics } from "./words";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- lifecycles are driven generically here */
@@ -64,8 +69,10 @@ interface ResourceKind {
   computedOnly: Set<string>;
   /** Attributes the service may set (tf names): the computed ones and the optional and computed ones. */
   computed: Set<string>;
-  /** Blocks (tf names): never computed, null when absent. */
+  /** Blocks (tf names). */
   blocks: Set<string>;
+  /** The group blocks (tf names: `settings`), by name: what the service holds, every field optional and computed. */
+  groups: Map<string, TfBlock>;
 }
 
 /** One data source as the face serves it. */
@@ -92,7 +99,8 @@ export function servedKinds(tf: TfProviderSchema = terraformSchema(), schema: Do
     const inputs = new Set([...s.block.attributes.filter((a) => a.optional || a.required).map((a) => a.name), ...blocks]);
     const computedOnly = new Set(s.block.attributes.filter((a) => a.computed && !a.optional).map((a) => a.name));
     const computed = new Set(s.block.attributes.filter((a) => a.computed).map((a) => a.name));
-    resources.set(tfType, { token, tfType, schema: s, shape: blockShape(s.block), inputs, computedOnly, computed, blocks });
+    const groups = new Map(s.block.block_types.filter((b) => b.nesting === "GROUP").map((b) => [b.type_name, b.block]));
+    resources.set(tfType, { token, tfType, schema: s, shape: blockShape(s.block), inputs, computedOnly, computed, blocks, groups });
   }
   const dataSources = new Map<string, DataKind>();
   for (const token of Object.keys(schema.functions)) {
@@ -138,6 +146,106 @@ function fillUnknowns(value: TfValue, fill: TfValue): TfValue {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillUnknowns(v, (from as TfObject)[k] ?? null)]));
   }
   return value;
+}
+
+/**
+ * Blocks of a group that hold one setting whole: a schedule's days left out are disabled (the package
+ * schema's words), so a schedule the configuration declares is planned as it says, day by day.
+ */
+const WHOLE = new Set(["schedule"]);
+
+/**
+ * Where every setting as the service has it is found, to fill a `settings` group block whole: a DnsServer's
+ * outputs hold them (`effectiveSettings`); a Device's hold only the settings named, so it is read naming
+ * them all.
+ */
+const EVERY_SETTING: Record<string, string> = { "dns-account:index:DnsServer": "effectiveSettings" };
+
+/** Whether a block's value sets any field, at any depth (unknown counts as set). */
+function declares(value: TfValue | undefined): boolean {
+  return value !== undefined && value !== null && (typeof value !== "object" || Array.isArray(value) || Object.values(value).some(declares));
+}
+
+/**
+ * A group block's planned value: a whole block (a schedule) the configuration declares is as it says; with
+ * `unknown` (a new object), every field the configuration leaves out is unknown, filled at apply with the
+ * service's value.
+ */
+function plannedGroup(block: TfBlock, planned: TfValue, config: TfValue, unknown: boolean): TfObject {
+  const p = asObject(planned) ?? {};
+  const c = asObject(config) ?? {};
+  const out: TfObject = { ...p };
+  for (const a of block.attributes) if (unknown && (c[a.name] ?? null) === null) out[a.name] = TF_UNKNOWN;
+  for (const b of block.block_types) {
+    if (WHOLE.has(b.type_name) && declares(c[b.type_name])) out[b.type_name] = c[b.type_name] ?? null;
+    else out[b.type_name] = plannedGroup(b.block, p[b.type_name] ?? null, c[b.type_name] ?? null, unknown);
+  }
+  return out;
+}
+
+/** A group block's state value with only what the configuration declares (a whole block whole): the inputs it last had, as far as they matter now. */
+function declaredGroup(block: TfBlock, state: TfValue, config: TfValue): TfObject {
+  const v = asObject(state) ?? {};
+  const c = asObject(config) ?? {};
+  const out: TfObject = {};
+  for (const a of block.attributes) out[a.name] = (c[a.name] ?? null) === null ? null : (v[a.name] ?? null);
+  for (const b of block.block_types) {
+    out[b.type_name] = WHOLE.has(b.type_name) ? (declares(c[b.type_name]) ? (v[b.type_name] ?? null) : null) : declaredGroup(b.block, v[b.type_name] ?? null, c[b.type_name] ?? null);
+  }
+  return out;
+}
+
+/** A group block's value with `every`'s where it has nothing (null or unknown), field by field. */
+function filledGroup(block: TfBlock, value: TfValue, every: TfValue): TfObject {
+  const v = asObject(value) ?? {};
+  const e = asObject(every) ?? {};
+  const out: TfObject = { ...v };
+  for (const a of block.attributes) if ((v[a.name] ?? null) === null || v[a.name] === TF_UNKNOWN) out[a.name] = e[a.name] ?? null;
+  for (const b of block.block_types) out[b.type_name] = filledGroup(b.block, v[b.type_name] ?? null, e[b.type_name] ?? null);
+  return out;
+}
+
+let names: Map<string, string> | undefined;
+/** The program's name of a tf name (`detect_doh_auth_only` → `detectDohAuthOnly`). */
+function programOf(name: string): string {
+  names ??= programNames();
+  return names.get(name) ?? name;
+}
+
+/** Every field of a group block named, as the lifecycles take it (each unknown). */
+function namingAll(shape: Shape): unknown {
+  if (shape.kind !== "object") return UNKNOWN;
+  return Object.fromEntries(Object.entries(shape.fields).map(([k, s]) => [programOf(k), namingAll(s)]));
+}
+
+/**
+ * The lifecycle's props with every setting named, for a kind whose outputs hold only the settings named
+ * (a Device): its read then reports them all.
+ */
+function namingEverySetting(kind: ResourceKind, props: Json): Json {
+  if (EVERY_SETTING[kind.token] !== undefined) return props;
+  const out: Json = { ...props };
+  for (const g of kind.groups.keys()) {
+    const name = programOf(g);
+    out[name] = { ...(namingAll(kind.shape.fields[g]!) as Json), ...((props[name] as Json | undefined) ?? {}) };
+  }
+  return out;
+}
+
+/** `state` with, in its group blocks, the service's value of every setting it holds none of, where the outputs have them (a DnsServer's effectiveSettings). */
+function withEverySetting(kind: ResourceKind, state: TfObject, outs: unknown): TfObject {
+  const from = EVERY_SETTING[kind.token];
+  if (from === undefined) return state;
+  const out: TfObject = { ...state };
+  for (const [g, block] of kind.groups) out[g] = filledGroup(block, out[g] ?? null, fromProgram((outs as Json | undefined)?.[from], kind.shape.fields[g]!));
+  return out;
+}
+
+/** `state` with `from`'s settings where its group blocks hold none. */
+function withSettingsOf(kind: ResourceKind, state: TfObject, from: TfObject): TfObject {
+  const out: TfObject = { ...state };
+  for (const [g, block] of kind.groups) out[g] = filledGroup(block, out[g] ?? null, from[g] ?? null);
+  return out;
 }
 
 /** The state tofu keeps of what a lifecycle returned (`id` set). */
@@ -222,15 +330,25 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
   // The inputs are what the configuration declares: the proposed state also holds the prior state's
   // values of what it leaves to the service (a Token's refresh token), which the lifecycles must not
   // take for declared.
-  const news = inputsOf(kind, asObject(config) ?? (proposed as TfObject));
-  const olds = priorObject ? inputsOf(kind, priorObject) : {};
+  const configObject = asObject(config) ?? (proposed as TfObject);
+  const news = inputsOf(kind, configObject);
+  // The state's settings are every setting the service has: of them, the lifecycle's old inputs are the
+  // ones declared now (the others are not managed, and change nothing).
+  const declaredPrior = priorObject ? { ...priorObject } : undefined;
+  if (declaredPrior) for (const [g, block] of kind.groups) declaredPrior[g] = declaredGroup(block, declaredPrior[g] ?? null, configObject[g] ?? null);
+  const olds = declaredPrior ? inputsOf(kind, declaredPrior) : {};
   const checked = await life.check(ctx, olds, news);
   if (checked.failures && checked.failures.length > 0) return { planned: proposed, requiresReplace: [], diagnostics: [...diagnostics, ...failureDiagnostics(checked.failures)] };
   const planned: TfObject = { ...(proposed as TfObject) };
+  // A setting the configuration leaves out keeps the state's value (tofu proposes it), unknown for a new
+  // object; a schedule it declares is planned as declared (the days left out are disabled).
+  const settings = (unknown: boolean) => {
+    for (const [g, block] of kind.groups) planned[g] = plannedGroup(block, planned[g] ?? null, configObject[g] ?? null, unknown);
+  };
+  settings(!priorObject);
   // What the configuration leaves to the service (optional and computed, null in it): tofu proposes the
   // state's value, but once the lifecycle changes the object it decides anew (a delete_on_destroy taken
   // out of the configuration goes back to its default; a device_id taken out unlinks the address).
-  const configObject = asObject(config) ?? (proposed as TfObject);
   const leftToService = [...kind.inputs].filter((k) => kind.computed.has(k) && !kind.blocks.has(k) && (configObject[k] ?? null) === null);
   /** What the service fills in becomes unknown: all of it for a new object, the listed names on update. */
   const unknown = (names: Iterable<string>) => {
@@ -260,6 +378,7 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
       requiresReplace.push({ steps: [{ attribute_name: moved }] });
     }
     unknown([...kind.computedOnly, ...leftToService]);
+    settings(true);
     return { planned, requiresReplace, diagnostics };
   }
   const changed = [...new Set([...Object.keys(news), ...Object.keys(olds)])].filter((k) => JSON.stringify(news[k]) !== JSON.stringify(olds[k]));
@@ -303,7 +422,19 @@ export async function applyResource(kind: ResourceKind, prior: TfValue, planned:
     if (!priorObject) {
       try {
         const { id, outs } = await life.create(ctx, news);
-        return { state: fillUnknowns({ ...plan, id: plan.id ?? TF_UNKNOWN }, stateOf(kind, id, outs)), diagnostics };
+        let created = withEverySetting(kind, stateOf(kind, id, outs), outs);
+        if ([...kind.groups.keys()].some((g) => hasUnknown(plan[g] ?? null)) && EVERY_SETTING[kind.token] === undefined) {
+          // The settings the configuration left out, as the service has them: a read naming them all. The
+          // object is made whatever the read does (stopped, failed): its state is returned, those settings
+          // null until the next refresh reads them, so nothing is left outside the state.
+          try {
+            const read = await life.read(ctx, id, namingEverySetting(kind, outs as Json));
+            if (read.id !== undefined) created = withSettingsOf(kind, created, stateOf(kind, read.id, read.props));
+          } catch {
+            // Kept as it is.
+          }
+        }
+        return { state: fillUnknowns({ ...plan, id: plan.id ?? TF_UNKNOWN }, created), diagnostics };
       } catch (err) {
         if (!(err instanceof PartialCreateError)) throw err;
         // The object exists: tofu keeps it (tainted), so nothing is left outside every state.
@@ -313,7 +444,7 @@ export async function applyResource(kind: ResourceKind, prior: TfValue, planned:
     }
     const id = String(priorObject.id);
     const { outs } = await life.update(ctx, id, toProgram(priorObject, kind.shape), news);
-    return { state: fillUnknowns(plan, stateOf(kind, id, outs)), diagnostics };
+    return { state: fillUnknowns(plan, withEverySetting(kind, stateOf(kind, id, outs), outs)), diagnostics };
   } catch (err) {
     const action = planned === null ? "Deleting" : priorObject ? "Updating" : "Creating";
     diagnostics.push(errorDiagnostic(`${action} ${kind.tfType} failed`, err));
@@ -336,18 +467,21 @@ export async function readResource(kind: ResourceKind, current: TfValue, context
   const life = lifecycleOf(kind);
   const held = current as TfObject;
   try {
-    const result = await life.read(ctx, String(held.id), toProgram(held, kind.shape));
+    // Every setting named: the state holds each one as the service has it.
+    const result = await life.read(ctx, String(held.id), namingEverySetting(kind, (toProgram(held, kind.shape) ?? {}) as Json));
     if (result.id === undefined) return { state: null, diagnostics };
-    const read = stateOf(kind, result.id, result.props);
+    const read = withEverySetting(kind, stateOf(kind, result.id, result.props), result.props);
     const heldInputs = inputsOf(kind, held);
     const same = !(await life.diff(ctx, result.id, result.props, heldInputs)).changes;
     const state: TfObject = { ...read };
     for (const k of kind.inputs) {
       // What the service holds means what the state says: keep the state's words (and its credentials).
       if (same || k === "credentials") state[k] = held[k] ?? null;
-      else if (kind.blocks.has(k) && empty(state[k] ?? null)) state[k] = null;
+      else if (kind.blocks.has(k) && !kind.groups.has(k) && empty(state[k] ?? null)) state[k] = null;
     }
-    return { state, diagnostics };
+    // The state's words for what it held; the service's for every setting it held none of (a state
+    // written when only the declared settings were kept).
+    return { state: withSettingsOf(kind, state, read), diagnostics };
   } catch (err) {
     diagnostics.push(errorDiagnostic(`Reading ${kind.tfType} failed`, err));
     return { state: current, diagnostics };
@@ -378,8 +512,11 @@ export async function importResource(kind: ResourceKind, id: string, contextFor:
       diagnostics.push({ severity: "ERROR", summary: "Cannot import a missing object", detail: `The account has no ${kind.tfType.replace(/^dnsaccount_/, "").replace(/_/g, " ")} with that id.` });
       return { state: null, diagnostics };
     }
-    const state = stateOf(kind, result.id, { ...(result.props as Json), ...((result.inputs as Json | undefined) ?? {}) });
-    for (const k of kind.blocks) if (empty(state[k] ?? null)) state[k] = null;
+    const props = { ...(result.props as Json), ...((result.inputs as Json | undefined) ?? {}) };
+    // Every setting as the service has it (an import's inputs declare them all): a configuration that
+    // declares none plans no change.
+    const state = withEverySetting(kind, stateOf(kind, result.id, props), props);
+    for (const k of kind.blocks) if (!kind.groups.has(k) && empty(state[k] ?? null)) state[k] = null;
     return { state, diagnostics };
   } catch (err) {
     diagnostics.push(errorDiagnostic(`Importing ${kind.tfType} failed`, err));

@@ -14,6 +14,10 @@
  *   value that apply changes, unless it is computed); what the outputs only echo (`adopt`, keepers) is
  *   optional; what only the service sets is computed.
  * - Input objects (`settings`, `credentials`) are blocks, so that a misspelled argument in them is refused.
+ *   The settings, which the service also holds, are group blocks (never null, like a nested attribute that
+ *   is always there) whose arguments are optional and computed: tofu proposes the state's value of every
+ *   setting the configuration leaves out, so only the declared settings are managed, and an import, whose
+ *   state holds every setting the service has, plans no change.
  * - Secrets are `sensitive`; each resource has the conventional computed `id`.
  * - Nothing is `write_only`: a password, MFA code or API key is never a resource's attribute, and tofu
  *   keeps no provider block in state, so there is nothing a client older than 1.11 would store.
@@ -45,11 +49,15 @@ export interface TfBlock {
   deprecated: boolean;
 }
 
-/** A tfplugin6 `Schema.NestedBlock`: an input object written as a block (`settings { … }`). */
+/**
+ * A tfplugin6 `Schema.NestedBlock`: an input object written as a block (`settings { … }`). A `SINGLE`
+ * block is null when the configuration leaves it out; a `GROUP` block is never null (its arguments are,
+ * when left out).
+ */
 export interface TfNestedBlock {
   type_name: string;
   block: TfBlock;
-  nesting: "SINGLE";
+  nesting: "SINGLE" | "GROUP";
   min_items: number;
   max_items: number;
 }
@@ -188,7 +196,7 @@ const PROVIDER_ONLY = new Set(["password", "mfaToken", "apiKey", "username", "pr
  * Inputs the outputs only echo: the service never fills them in, so they are optional and not computed
  * (a plan shows them as written, not "known after apply").
  */
-const DECLARED_ONLY = new Set(["adopt", "dohPasswordKeepers", "keepers", "rotationPeriodSeconds", "renewBeforeSeconds"]);
+const DECLARED_ONLY = new Set(["adopt", "credentials", "dohPasswordKeepers", "keepers", "rotationPeriodSeconds", "renewBeforeSeconds"]);
 
 /** How an attribute is to be set. */
 type Mode = "required" | "optional" | "optional+computed" | "computed";
@@ -261,11 +269,22 @@ function attribute(schema: Document, name: string, p: PropertySpec, mode: Mode):
 /**
  * An input object (`settings`, `credentials`) as a block, not a nested attribute: tofu refuses a
  * misspelled argument in a block ("Unsupported argument") but drops one in an object value without a
- * word (hashicorp/terraform#33570). Its fields are optional (required where the type says so); its object
- * fields are blocks in turn. A block is never computed: the state holds what the configuration says, and
- * a refresh what the service has of it.
+ * word (hashicorp/terraform#33570). Its object fields are blocks in turn.
+ *
+ * - An input only echoed (`credentials`) is a `SINGLE` block whose fields are optional (required where the
+ *   type says so): the state holds what the configuration says.
+ * - An input the service also holds (`serviceHeld`: `settings`) is a `GROUP` block, at every depth, whose
+ *   fields are all optional and computed: what the configuration leaves out, tofu proposes as the state
+ *   has it (the service's value, after a refresh or an import), so it plans no change; what it declares is
+ *   managed. A field the type requires (a blocking mode's `mode`) is checked by the lifecycle when its
+ *   object is declared, as the Pulumi faces do.
+ *
+ * @example
+ * ```ts
+ * inputBlock(document, "settings", serverSettings, true)!.nesting; // "GROUP"
+ * ```
  */
-function inputBlock(schema: Document, name: string, p: PropertySpec): TfNestedBlock | undefined {
+function inputBlock(schema: Document, name: string, p: PropertySpec, serviceHeld = false): TfNestedBlock | undefined {
   const object = objectOf(schema, p);
   if (!object || object.nesting !== "SINGLE") return undefined;
   const required = new Set(object.type.required ?? []);
@@ -273,11 +292,12 @@ function inputBlock(schema: Document, name: string, p: PropertySpec): TfNestedBl
   const blocks: TfNestedBlock[] = [];
   for (const [field, fp] of Object.entries(object.type.properties ?? {})) {
     if (PROVIDER_ONLY.has(field)) continue;
-    const nested = inputBlock(schema, field, fp);
+    const nested = inputBlock(schema, field, fp, serviceHeld);
     if (nested) blocks.push(nested);
-    else attributes.push(attribute(schema, field, fp, required.has(field) ? "required" : "optional"));
+    else attributes.push(attribute(schema, field, fp, serviceHeld ? "optional+computed" : required.has(field) ? "required" : "optional"));
   }
-  return { type_name: snake(name), block: block(attributes, tofuDescription(p.description ?? ""), blocks).block, nesting: "SINGLE", min_items: 0, max_items: 0 };
+  const description = tofuDescription(p.description ?? "");
+  return { type_name: snake(name), block: block(attributes, description, blocks).block, nesting: serviceHeld ? "GROUP" : "SINGLE", min_items: 0, max_items: 0 };
 }
 
 function block(attributes: TfAttribute[], description = "", blockTypes: TfNestedBlock[] = []): TfSchema {
@@ -365,7 +385,8 @@ export function terraformSchema(schema: Document = document): TfProviderSchema {
     const blocks = new Map<string, TfNestedBlock>();
     for (const [name, p] of Object.entries(r.inputProperties)) {
       if (PROVIDER_ONLY.has(name)) continue;
-      const nested = inputBlock(schema, name, p);
+      // An input object the outputs also hold (`settings`), and that they do not only echo, is the service's too.
+      const nested = inputBlock(schema, name, p, name in r.properties && !DECLARED_ONLY.has(name));
       if (nested) {
         blocks.set(name, nested);
         continue;

@@ -19,7 +19,7 @@ import { programNames, type TfAttribute, type TfBlock } from "./schema";
 export type Shape =
   | { kind: "string" | "number" | "bool" }
   | { kind: "list" | "map"; of: Shape }
-  | { kind: "object"; fields: Record<string, Shape> };
+  | { kind: "object"; fields: Record<string, Shape>; group?: true };
 
 /** A value not known yet, as this module holds it (decoded from, and encoded to, a msgpack extension). */
 export const TF_UNKNOWN: unique symbol = Symbol("unknown");
@@ -48,7 +48,8 @@ function attributeShape(a: TfAttribute): Shape {
 }
 
 /**
- * The shape of a schema block: an object of its attributes and (single) blocks.
+ * The shape of a schema block: an object of its attributes and blocks. A `GROUP` block's object is
+ * marked `group`: it is never null (its fields are), as tofu holds it.
  *
  * @example
  * ```ts
@@ -58,7 +59,7 @@ function attributeShape(a: TfAttribute): Shape {
 export function blockShape(block: TfBlock): Shape & { kind: "object" } {
   const fields: Record<string, Shape> = {};
   for (const a of block.attributes) fields[a.name] = attributeShape(a);
-  for (const b of block.block_types) fields[b.type_name] = blockShape(b.block);
+  for (const b of block.block_types) fields[b.type_name] = b.nesting === "GROUP" ? { ...blockShape(b.block), group: true } : blockShape(b.block);
   return { kind: "object", fields };
 }
 
@@ -98,6 +99,7 @@ const NUMBER_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * cty compares numbers exactly, so `0.1` read back as a float64 would be another number to it.
  */
 function conform(value: TfValue | undefined, shape: Shape): unknown {
+  if ((value === undefined || value === null) && shape.kind === "object" && shape.group) return conform({}, shape);
   if (value === undefined || value === null) return null;
   if (value === TF_UNKNOWN) return UNKNOWN_EXT;
   switch (shape.kind) {
@@ -119,7 +121,8 @@ function conform(value: TfValue | undefined, shape: Shape): unknown {
 }
 
 /**
- * A tofu value as a msgpack `DynamicValue` of `shape`.
+ * A tofu value as a msgpack `DynamicValue` of `shape`: every field present, a group block (`settings`)
+ * an object even where the value holds none (tofu refuses a null one).
  *
  * @example
  * ```ts
@@ -153,7 +156,8 @@ export function tfName(program: string): string {
 
 /**
  * A tofu value as the lifecycles take it: camelCase names, nulls left out, unknown as the sentinel.
- * Map keys (a Token's `keepers`) are the user's and stay as they are.
+ * Map keys (a Token's `keepers`) are the user's and stay as they are. A group block with no field set
+ * is left out too: it is what a configuration without the block says.
  *
  * @example
  * ```ts
@@ -173,7 +177,7 @@ export function toProgram(value: TfValue, shape: Shape): unknown {
       const v = toProgram(value[k] ?? null, s);
       if (v !== undefined) out[programName(k)] = v;
     }
-    return out;
+    return shape.group && Object.keys(out).length === 0 ? undefined : out;
   }
   // A number tofu sent as text is the lifecycles' number (nearest float64; a value past 2^53 is far out of
   // every range they accept, and text that is no number is NaN, which they refuse).
@@ -183,7 +187,8 @@ export function toProgram(value: TfValue, shape: Shape): unknown {
 
 /**
  * The lifecycles' camelCase value as a tofu value of `shape`: every field present (null when absent),
- * the sentinel as unknown; properties the shape does not have are left out.
+ * the sentinel as unknown; properties the shape does not have are left out. (A group block absent here
+ * is sent to tofu as an object of nulls: see `dynamic`.)
  *
  * @example
  * ```ts

@@ -7,13 +7,19 @@ const attr = (schema: TfSchema | { attributes: TfAttribute[] }, name: string): T
   assert.ok(found, `no attribute ${name} in ${attributes.map((a) => a.name).join(", ")}`);
   return found;
 };
-const block = (parent: TfSchema | TfBlock, name: string): TfBlock => {
+const block = (parent: TfSchema | TfBlock, name: string, nesting: "SINGLE" | "GROUP" = "SINGLE"): TfBlock => {
   const types = "block" in parent ? parent.block.block_types : parent.block_types;
   const found = types.find((b) => b.type_name === name);
   assert.ok(found, `no block ${name} in ${types.map((b) => b.type_name).join(", ")}`);
-  assert.equal(found.nesting, "SINGLE");
+  assert.equal(found.nesting, nesting, name);
+  assert.deepEqual([found.min_items, found.max_items], [0, 0], "a group block takes no item counts");
   return found.block;
 };
+/** Every attribute of a block, at any depth, with its path. */
+const everyAttribute = (b: TfBlock, path = ""): [string, TfAttribute][] => [
+  ...b.attributes.map((a): [string, TfAttribute] => [`${path}${a.name}`, a]),
+  ...b.block_types.flatMap((t) => everyAttribute(t.block, `${path}${t.type_name}.`)),
+];
 const names = (schema: TfSchema): string[] => schema.block.attributes.map((a) => a.name);
 const type = (a: TfAttribute): unknown => JSON.parse(a.type!.toString());
 const mode = (a: TfAttribute): string => [a.required && "required", a.optional && "optional", a.computed && "computed"].filter(Boolean).join("+");
@@ -65,19 +71,33 @@ describe("OpenTofu face: the schema generated from the package schema", () => {
     assert.deepEqual(block(schema.dataSources["dnsaccount_filter_lists"]!, "credentials").attributes.map((a) => a.name).sort(), ["base_url", "refresh_token"]);
   });
 
-  it("input objects are blocks (a misspelled argument inside is refused), never computed; their object fields are blocks too", () => {
+  it("input objects are blocks (a misspelled argument inside is refused); their object fields are blocks too", () => {
     const server = schema.resources["dnsaccount_dns_server"]!;
     assert.ok(!names(server).includes("settings"), "settings is not an attribute");
-    const settings = block(server, "settings");
+    const settings = block(server, "settings", "GROUP");
     assert.equal(type(attr(settings, "block_ttl_seconds")), "number");
     assert.deepEqual(type(attr(settings, "blocked_services")), ["list", "string"]);
-    assert.equal(mode(attr(settings, "block_ttl_seconds")), "optional");
-    const rules = block(settings, "user_rules");
+    const rules = block(settings, "user_rules", "GROUP");
     assert.deepEqual(type(attr(rules, "rules")), ["list", "string"]);
-    const monday = block(block(block(settings, "parental_control"), "schedule"), "monday");
+    const monday = block(block(block(settings, "parental_control", "GROUP"), "schedule", "GROUP"), "monday", "GROUP");
     assert.deepEqual(monday.attributes.map((a) => a.name).sort(), ["from", "to"]);
     assert.equal(mode(attr(schema.resources["dnsaccount_dns_server"]!, "effective_settings")), "computed", "an output object stays a computed attribute");
     assert.equal(attr(server, "effective_settings").nested_type?.nesting, "SINGLE");
+  });
+
+  it("settings, which the service holds too, are group blocks at every depth whose every argument is optional and computed (a required one, a blocking mode's mode, too); credentials stay a single block of optional arguments", () => {
+    for (const type of ["dnsaccount_dns_server", "dnsaccount_device"]) {
+      const settings = block(schema.resources[type]!, "settings", "GROUP");
+      const all = everyAttribute(settings);
+      assert.ok(all.length > (type === "dnsaccount_device" ? 1 : 40), `${type}: ${all.length} settings`);
+      for (const [path, a] of all) assert.equal(mode(a), "optional+computed", `${type} settings.${path}`);
+      assert.equal(block(schema.resources[type]!, "credentials", "SINGLE").attributes.every((a) => mode(a) === "optional"), true);
+    }
+    const server = block(schema.resources["dnsaccount_dns_server"]!, "settings", "GROUP");
+    assert.equal(mode(attr(block(server, "blocking_mode", "GROUP"), "mode")), "optional+computed");
+    assert.equal(mode(attr(block(block(server, "safe_browsing", "GROUP"), "blocking_mode", "GROUP"), "mode")), "optional+computed");
+    for (const s of Object.values(schema.dataSources)) for (const b of s.block.block_types) assert.equal(b.nesting, "SINGLE", b.type_name);
+    for (const type of ["dnsaccount_token", "dnsaccount_dedicated_ipv4"]) for (const b of schema.resources[type]!.block.block_types) assert.equal(b.nesting, "SINGLE", `${type} ${b.type_name}`);
   });
 
   it("every snake_case name leads back to one program name", () => {

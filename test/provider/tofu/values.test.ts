@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- decoded msgpack values are walked freely */
 import { decode, encode, ExtData } from "@msgpack/msgpack";
 import { type Emulator, startEmulator } from "../../../emulator";
 import { planResource, servedKinds, validateResource } from "../../../provider/tofu/resources";
@@ -31,9 +33,21 @@ describe("OpenTofu face: values, words and the offline check", () => {
     const out = decode(dynamic({ name: "Laptop", device_id: TF_UNKNOWN }, device).msgpack, {}) as Record<string, unknown>;
     assert.deepEqual(Object.keys(out).sort(), Object.keys(device.fields).sort());
     assert.equal(out.name, "Laptop");
-    assert.equal(out.settings, null);
+    assert.deepEqual(out.settings, { detect_doh_auth_only: null, protection_enabled: null }, "a group block is never null: its fields are");
+    assert.equal(out.credentials, null, "a single block is null when absent");
     assert.ok(out.device_id instanceof ExtData);
     assert.equal((out.device_id as ExtData).type, 0);
+  });
+
+  it("a group block (settings): present with its fields null when absent, at any depth; absent to the lifecycles when it sets nothing", () => {
+    const server = blockShape(schema.resources["dnsaccount_dns_server"]!.block);
+    const out = decode(dynamic({ name: "Home", settings: null }, server).msgpack, {}) as Record<string, any>;
+    assert.equal(out.settings.block_ttl_seconds, null);
+    assert.deepEqual(out.settings.blocking_mode, { ipv4: null, ipv6: null, mode: null });
+    assert.deepEqual(out.settings.parental_control.schedule.monday, { from: null, to: null });
+    assert.deepEqual(toProgram(out as TfValue, server), { name: "Home" }, "a settings block that sets nothing is no settings");
+    const some = { ...out, settings: { ...out.settings, user_rules: { enabled: true, rules: null } } };
+    assert.deepEqual(toProgram(some as TfValue, server), { name: "Home", settings: { userRules: { enabled: true } } });
   });
 
   it("numbers tofu sends as text (0.1, an integer past 2^53) are numbers to the lifecycles and echoed as the same text", () => {
