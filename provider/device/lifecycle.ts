@@ -132,7 +132,7 @@ export async function create(ctx: ProviderContext, inputs: DeviceInputs): Promis
       await client.devices.updateSettings(created.id, toService(inputs.settings) as never);
       created = { ...created, settings: { ...created.settings, ...toService(inputs.settings) } };
     }
-    return { id: created.id, outs: outputs(created, [], inputs) };
+    return { id: created.id, outs: outputs(created, [], inputs), allSettings: { ...asOutputs(created).settings } };
   } catch (err) {
     // The engine records nothing for a failed create: do not leave a device no state knows about. If it
     // cannot be removed either, it is recorded (partial state) so the next `up` finishes the job.

@@ -65,6 +65,12 @@ export interface DiffResult {
 export interface CreateResult<O> {
   id: string;
   outs: O;
+  /**
+   * Every setting the new object has at the service, in the program's names, where `outs` hold only the
+   * declared ones (a Device): for a face whose state holds them all (tofu's), so that it need not read the
+   * object again. Absent when the lifecycle has nothing more than `outs`.
+   */
+  allSettings?: Record<string, unknown>;
 }
 
 /**

@@ -29,6 +29,7 @@ import { dataSourceType, programNames, resourceType, terraformSchema, type TfBlo
 import { blockShape, fromProgram, hasUnknown, type Shape, TF_UNKNOWN, type TfValue, tfName, toProgram } from "./values";
 import { UNKNOWN } from "../shared/unknown";
 import { attributePath, type Diagnostic, errorDiagnostic, failureDiagnostics } from "./words";
+import { log } from "./log";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- lifecycles are driven generically here */
 
@@ -421,17 +422,22 @@ export async function applyResource(kind: ResourceKind, prior: TfValue, planned:
     const news = inputsOf(kind, asObject(config) ?? plan, true);
     if (!priorObject) {
       try {
-        const { id, outs } = await life.create(ctx, news);
+        const { id, outs, allSettings } = await life.create(ctx, news);
         let created = withEverySetting(kind, stateOf(kind, id, outs), outs);
         if ([...kind.groups.keys()].some((g) => hasUnknown(plan[g] ?? null)) && EVERY_SETTING[kind.token] === undefined) {
-          // The settings the configuration left out, as the service has them: a read naming them all. The
-          // object is made whatever the read does (stopped, failed): its state is returned, those settings
-          // null until the next refresh reads them, so nothing is left outside the state.
-          try {
-            const read = await life.read(ctx, id, namingEverySetting(kind, outs as Json));
-            if (read.id !== undefined) created = withSettingsOf(kind, created, stateOf(kind, read.id, read.props));
-          } catch {
-            // Kept as it is.
+          if (allSettings !== undefined) {
+            // The settings the configuration left out, as the create left them (no request more).
+            created = withSettingsOf(kind, created, stateOf(kind, id, { ...(outs as Json), settings: allSettings }));
+          } else {
+            // …or as a read naming them all reports them (an adopted device). The object is made whatever the
+            // read does (stopped, failed): its state is returned, those settings null until the next refresh
+            // reads them, so nothing is left outside the state.
+            try {
+              const read = await life.read(ctx, id, namingEverySetting(kind, outs as Json));
+              if (read.id !== undefined) created = withSettingsOf(kind, created, stateOf(kind, read.id, read.props));
+            } catch (err) {
+              log("warn", "the settings of the new object could not be read: the next refresh fills them in", { type: kind.tfType, id, error: err instanceof Error ? err.name : "unknown" });
+            }
           }
         }
         return { state: fillUnknowns({ ...plan, id: plan.id ?? TF_UNKNOWN }, created), diagnostics };

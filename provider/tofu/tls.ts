@@ -21,7 +21,7 @@ import { generateKeyPairSync, randomBytes, sign, X509Certificate } from "node:cr
  *
  * @example
  * ```ts
- * const { certPem, keyPem, derBase64 }: ServerCertificate = await mintServerCertificate();
+ * const { certPem, keyPem, derBase64 }: ServerCertificate = mintServerCertificate();
  * ```
  */
 export interface ServerCertificate {

@@ -204,8 +204,15 @@ describe("the OpenTofu face: settings the configuration leaves out plan no chang
       const plan = await planned(kind, null, config);
       const settings = leaves(plan.planned.settings);
       assert.ok(settings.length > 0 && settings.every(([, v]) => v === TF_UNKNOWN), `${kind}: every setting unknown in ${JSON.stringify(settings)}`);
+      lines.length = 0;
       const state = await applied(kind, null, plan.raw, config);
       assert.ok(leaves(state).every(([, v]) => v !== TF_UNKNOWN), `${kind}: nothing unknown after apply`);
+      // The settings left out come from the create's own answer: no request but the create.
+      assert.deepEqual(
+        lines.filter((l) => !/oauth_token|account\/limits/.test(l)).map((l) => l.split(" ")[0]),
+        ["POST"],
+        `${kind}: the create's requests:\n${lines.join("\n")}`,
+      );
       const id = String(state.id);
       if (kind === "server") {
         const live = await dashboard.dnsServers.get(id);
