@@ -83,6 +83,20 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/**
+ * Ends a provider whose face could not be loaded after its handshake line (a bundle missing or broken): says
+ * why on stderr and exits 1, whatever `--unhandled-rejections` the environment's `NODE_OPTIONS` sets (with
+ * `warn`, a rejection left unhandled would keep the process, and its port, open while tofu waits).
+ *
+ * @example
+ * ```ts
+ * announce().then((announced) => loadFace().start(announced)).catch(cannotStart);
+ * ```
+ */
+export function cannotStart(err: unknown): never {
+  fail(`terraform-provider-dnsaccount: the provider could not load: ${err instanceof Error ? err.message : String(err)}`);
+}
+
 /** A waiting connection's errors (a peer that gave up) end it quietly; whoever takes it handles its own. */
 function ignore(): void {}
 

@@ -17,7 +17,7 @@
  */
 import path from "node:path";
 import { cacheUsed, loadBundle, refreshCache } from "../shared/load-bundle";
-import { announce } from "./announce";
+import { announce, cannotStart } from "./announce";
 
 const file = path.join(__dirname, "tofu.bundle.js");
 void announce().then((announced) => {
@@ -26,4 +26,4 @@ void announce().then((announced) => {
   face.start(announced, () => {
     if (!cacheUsed(file)) setImmediate(() => refreshCache(file));
   });
-});
+}).catch(cannotStart);

@@ -16,9 +16,9 @@
 import { getAsset } from "node:sea";
 import { runBundle } from "../shared/load-bundle";
 import { seaAsset } from "../shared/sea-asset";
-import { announce } from "./announce";
+import { announce, cannotStart } from "./announce";
 
 void announce().then((announced) => {
   const face = runBundle("terraform-provider-dnsaccount/tofu.js", getAsset("tofu.js", "utf8"), seaAsset("tofu.js.cache"), require).exports as typeof import("./main");
   face.start(announced);
-});
+}).catch(cannotStart);

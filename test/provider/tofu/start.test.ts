@@ -40,6 +40,16 @@ describe("the OpenTofu face's start: the handshake line first, its certificate f
     assert.equal(f.stdout(), `${f.fields.join("|")}\n`, "nothing but the line on stdout");
   });
 
+  it("a face that cannot load after the line exits 1 saying why, even where NODE_OPTIONS makes an unhandled rejection a warning", async () => {
+    const alone = tmp("tofu-no-bundle-warn-");
+    copyFileSync(BIN, path.join(alone, "bin.js"));
+    const f = await _startFace(_pluginEnv({ PLUGIN_PROTOCOL_VERSIONS: "6", NODE_OPTIONS: "--unhandled-rejections=warn" }), [process.execPath, path.join(alone, "bin.js")]);
+    started.push(f);
+    assert.equal(f.fields.length, 6, `handshake line: ${f.stdout()}; stderr:\n${f.stderr()}`);
+    assert.equal(await f.exited, 1);
+    assert.match(f.stderr(), /the provider could not load: .*tofu\.bundle\.js/);
+  });
+
   it("the certificate: X.509 v3, a positive 16-byte serial, a CA for itself, key usage and extended key usage as go-plugin's, signed with the curve's hash; each mint a new key", () => {
     const a = new X509Certificate(mintServerCertificate().certPem);
     const b = new X509Certificate(mintServerCertificate().certPem);
