@@ -29,13 +29,12 @@ import { createClient } from "../sdk";
 import { _installedProgram, _runInProgram } from "../test/support/program";
 import { _dynamicMissing, _engineMissing, _engineVersion, _nodeProgramProject, _pulumiProject } from "../test/support/pulumi-cli";
 import { type HostProgram, hostPrograms } from "./host-startup";
+import { fmt, median } from "./stats";
 
 const USERNAME = "bench@example.com";
 const PASSWORD = "bench-password-engine-up";
 const OPS = path.join(__dirname, "floor-ops.js");
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 
 type Face = "floor" | "plugin" | "plugin engine floor" | "dynamic" | "dynamic engine floor";
 const FACES: readonly Face[] = ["floor", "plugin engine floor", "plugin", "dynamic engine floor", "dynamic"];

@@ -36,6 +36,7 @@ import { _cleanEnv } from "../test/support/helpers";
 import { _installedProgram, MOCKS_PRELUDE } from "../test/support/program";
 import { childrenOf, cpuMs, type Marginal, marginal, marginalRatio, newChild } from "./cpu";
 import type { Kind } from "./floor-ops";
+import { median } from "./stats";
 
 const run = promisify(execFile);
 const USERNAME = "bench@example.com";
@@ -75,7 +76,6 @@ interface Face {
   phase(kind: Kind, phase: Phase, n: number, states: State[], answered: (cpu?: number) => void): Promise<{ states: State[]; cpu?: number }>;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sizes = (env: string | undefined, dflt: number[]): number[] => (env ? env.split(",").map(Number).filter((n) => n > 0) : dflt);
 
 /** Engine-path faces: a host started afresh, configured, then N calls at once. */

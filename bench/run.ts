@@ -21,6 +21,7 @@ import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../test/support
 import { _removeRunTempDirs } from "../test/support/temp";
 import { engineUp } from "./engine-up";
 import { providerPhases } from "./provider-phases";
+import { type BenchRow, fmt, median } from "./stats";
 import { tofuBench } from "./tofu";
 import { tofuStart } from "./tofu-start";
 
@@ -36,17 +37,7 @@ const BODY = JSON.stringify({
   user_rules: { limit: 1000, used: 12 },
 });
 
-interface Row {
-  what: string;
-  ours: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  met: boolean;
-}
-const rows: Row[] = [];
-const fmt = (n: number, digits = 2) => n.toFixed(digits);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rows: BenchRow[] = [];
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;

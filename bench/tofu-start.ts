@@ -30,28 +30,9 @@ import { mintServerCertificate } from "../provider/tofu/tls";
 import { _installedProgram } from "../test/support/program";
 import { _removeRunTempDirs } from "../test/support/temp";
 import { _faceClients, _pluginEnv, _startFace, _unary, type StartedFace } from "../test/support/tofu-face";
+import { type BenchRow, fmt, median } from "./stats";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-
-/**
- * One row of the bench's Markdown table (bench/run.ts).
- *
- * @example
- * ```ts
- * const row: TofuStartRow = { what: "…", ours: "41.0", baseline: "38.2", ratio: "1.07×", target: "≤ 1.30×", met: true };
- * ```
- */
-export interface TofuStartRow {
-  what: string;
-  ours: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  met: boolean;
-}
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 
 /** The bare node's script: a TLS listener with a client-certificate requirement, and the line. */
 export const BARE_TLS_LISTENER = [
@@ -91,7 +72,7 @@ async function stop(face: StartedFace): Promise<void> {
  * await tofuStart((row) => rows.push(row));
  * ```
  */
-export async function tofuStart(push: (row: TofuStartRow) => void): Promise<void> {
+export async function tofuStart(push: (row: BenchRow) => void): Promise<void> {
   const program = await _installedProgram();
   const out = mkdtempSync(path.join(tmpdir(), "dns-account-bench-tofu-start-"));
   try {
@@ -186,7 +167,7 @@ export async function tofuStart(push: (row: TofuStartRow) => void): Promise<void
 
 /** For `node dist/bench/tofu-start.js` alone: prints the rows. */
 if (require.main === module) {
-  const rows: TofuStartRow[] = [];
+  const rows: BenchRow[] = [];
   tofuStart((row) => rows.push(row))
     .then(() => {
       console.log(`| measure | ours | baseline | ratio | target | met |\n|---|---:|---:|---:|---|---|`);

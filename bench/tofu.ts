@@ -38,6 +38,7 @@ import { _engineMissing, _engineVersion, _pulumiProject } from "../test/support/
 import { _tofuBin, _tofuEnv, _tofuMissing, _tofuVersion } from "../test/support/tofu-cli";
 import { _sharedTofuRelease } from "../test/support/tofu-face";
 import { REQUIRED_PROVIDERS, TOFU_SOURCE, _tofuProject } from "../test/support/tofu-project";
+import { fmt, median } from "./stats";
 
 const run = promisify(execFile);
 const USERNAME = "bench@example.com";
@@ -48,8 +49,6 @@ const OPS = path.join(__dirname, "floor-ops.js");
 const FLOOR_SRC = path.join(__dirname, "..", "..", "bench", "tofu-floor");
 const FLOOR_VERSION = "0.0.1";
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 
 type Face = "raw" | "tofu floor" | "ours" | "ours, API key" | "pulumi";
 const FACES: readonly Face[] = ["raw", "tofu floor", "ours", "ours, API key", "pulumi"];
