@@ -25,7 +25,7 @@ const GROUPS = {
   },
   toolkit: {
     mutate: ["provider/shared/*.ts"],
-    spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/exit-revocation.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js"],
+    spec: ["dist/test/provider/toolkit-mutants.test.js", "dist/test/provider/exit-revocation.test.js", "dist/test/provider/dns-server.test.js", "dist/test/provider/device.test.js", "dist/test/provider/hold-up.test.js", "dist/test/provider/credential-chain.test.js", "dist/test/provider/shared/waiting-listener.test.js"],
   },
   // The script's steps are tested in-process first (package-plugin-steps: about 20 s, most mutants die
   // there); plugin-executable builds the executable (about a minute) for what only a build shows. For

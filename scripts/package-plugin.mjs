@@ -187,7 +187,8 @@ export function nodeBinary(platform) {
 }
 
 /**
- * The executable's entry (by default provider/plugin/sea.ts, with ./listen and the bundle loader inside):
+ * The executable's entry (by default provider/plugin/sea.ts, with ./listen, its waiting listener and the
+ * bundle loader inside):
  * small, so that the port is printed before the plugin's code is compiled. Only Node's built-ins may be
  * left to `require`.
  *

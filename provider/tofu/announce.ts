@@ -12,42 +12,20 @@
  * 4. AutoMTLS unless `TF_DISABLE_PLUGIN_TLS` is set or tofu sent no `PLUGIN_CLIENT_CERT`: tofu's
  *    certificate checked, our own self-signed certificate minted (./tls, node:crypto alone).
  * 5. A plain TCP listener on 127.0.0.1 whose connections wait, unread, until the gRPC server takes them
- *    (./server, through grpc-js's connection injector, which does the TLS): tofu dials as soon as it
- *    reads the line, and its first call is answered once the face is loaded, with the bytes it sent
- *    kept by the kernel meanwhile.
+ *    (../shared/waiting-listener, the Pulumi plugin's too; ./server, through grpc-js's connection
+ *    injector, which does the TLS): tofu dials as soon as it reads the line, and its first call is
+ *    answered once the face is loaded, with the bytes it sent kept by the kernel meanwhile. tofu's death
+ *    while the face loads is seen once the server takes and reads its connection (./main).
  * 6. The handshake line `1|6|tcp|127.0.0.1:<port>|grpc|<cert>`.
  *
  * It loads `node:net`, `node:crypto` and the small modules named above, nothing of gRPC.
  */
-import net from "node:net";
+import { type Connections, listenWaiting } from "../shared/waiting-listener";
 import { checkHandshake, handshakeLine, HandshakeError } from "./handshake";
 import { keepStdoutClean, log } from "./log";
 import { clientCertificate, mintServerCertificate, type ServerCertificate, TlsSetupError } from "./tls";
 
-/**
- * The port's connections, handed in order to whoever {@link Connections.take}s them.
- *
- * @example
- * ```ts
- * connections.take((socket) => injector.injectConnection(socket));
- * ```
- */
-export interface Connections {
-  /** The port, on 127.0.0.1. */
-  readonly port: number;
-  /**
-   * Hands every connection, those waiting first, to `accept`, which must start reading it (a connection
-   * arrives paused: its bytes stay in the kernel until then).
-   */
-  take(accept: (socket: net.Socket) => void): void;
-  /**
-   * Calls `fn` whenever a connection to the port closes, taken or not; once at once when one closed
-   * before `fn` was given (tofu may die while the face loads).
-   */
-  onDisconnect(fn: () => void): void;
-  /** Stops listening (the connections taken are their taker's to end). */
-  close(): void;
-}
+export type { Connections } from "../shared/waiting-listener";
 
 /**
  * What {@link announce} opened and printed: the connections, tofu's certificate and our own when AutoMTLS
@@ -97,52 +75,6 @@ export function cannotStart(err: unknown): never {
   fail(`terraform-provider-dnsaccount: the provider could not load: ${err instanceof Error ? err.message : String(err)}`);
 }
 
-/** A waiting connection's errors (a peer that gave up) end it quietly; whoever takes it handles its own. */
-function ignore(): void {}
-
-/** Listens on 127.0.0.1, on a port the system picks; connections arrive paused and wait for a taker. */
-function listen(): Promise<Connections> {
-  const waiting: net.Socket[] = [];
-  const disconnected: (() => void)[] = [];
-  let closedEarly = false;
-  let accept: ((socket: net.Socket) => void) | undefined;
-  const server = net.createServer({ pauseOnConnect: true }, (socket) => {
-    socket.once("close", () => {
-      if (disconnected.length === 0) closedEarly = true;
-      for (const fn of disconnected) fn();
-    });
-    if (accept) return accept(socket);
-    socket.on("error", ignore);
-    waiting.push(socket);
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve({
-        port: (server.address() as net.AddressInfo).port,
-        take(fn) {
-          accept = fn;
-          for (const socket of waiting.splice(0)) {
-            socket.off("error", ignore);
-            if (!socket.destroyed) fn(socket);
-          }
-        },
-        onDisconnect(fn) {
-          disconnected.push(fn);
-          if (closedEarly) {
-            closedEarly = false;
-            fn();
-          }
-        },
-        close() {
-          server.close();
-        },
-      });
-    });
-  });
-}
-
 /**
  * Checks the handshake, keeps stdout for the line, ignores SIGINT, mints the certificate, listens, and
  * prints the handshake line; resolves what the face needs to serve. Exits 1, saying why on stderr, when
@@ -177,7 +109,7 @@ export async function announce(env: NodeJS.ProcessEnv = process.env): Promise<An
   }
   let connections: Connections;
   try {
-    connections = await listen();
+    connections = await listenWaiting();
   } catch (err) {
     fail(`terraform-provider-dnsaccount: ${err instanceof Error ? err.message : String(err)}`);
   }
