@@ -33,6 +33,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { zipSync } from "fflate";
+import { tofuInside } from "./bundle.mjs";
 import { buildExecutable, buildTools, bundle, cacheKey, cacheRoot, cliOptions, nodeBinary, packageVersion, platformSpec, seaMain, sha256, storeInCache } from "./package-plugin.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -185,6 +186,23 @@ export function checkTofuInputs(inputs) {
 }
 
 /**
+ * Fails unless the face's bundle was built with scripts/bundle.mjs's `tofuInside` (issue 35 §3): its
+ * messages' static code and the build's GetProviderSchema answer and schema inside, never the run-time
+ * codec or the empty ./schema-embedded.
+ *
+ * @example
+ * checkTofuBuilt(Object.keys(result.metafile.inputs));
+ */
+export function checkTofuBuilt(inputs) {
+  const holds = (file) => inputs.some((i) => i === file || i.endsWith(`/${file}`));
+  for (const needed of ["provider/tofu/codec-static.ts", "tofu-built:codec", "tofu-built:protocol-static", "tofu-built:schema-embedded"]) {
+    if (!holds(needed)) throw new Error(`the bundle lacks ${needed} (built without tofuInside)`);
+  }
+  const runtime = inputs.filter((i) => /(^|\/)provider\/tofu\/(codec|schema-embedded)\.ts$/.test(i));
+  if (runtime.length) throw new Error(`the OpenTofu face's bundle holds the run-time codec: ${runtime.join(", ")}`);
+}
+
+/**
  * What builds a zip besides package-plugin's {@link buildTools}: this script and fflate's version; a
  * change to either builds anew.
  */
@@ -207,7 +225,7 @@ export async function packageTofu({ platforms = ["linux-amd64"], outDir = path.j
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const started = Date.now();
-  const { text, inputs } = await bundle({ entry: path.join(root, "provider", "tofu", "main.ts"), plugins: [], check: checkTofuInputs });
+  const { text, inputs } = await bundle({ entry: path.join(root, "provider", "tofu", "main.ts"), plugins: [await tofuInside()], check: (inputs) => (checkTofuInputs(inputs), checkTofuBuilt(inputs)) });
   writeFileSync(path.join(work, ASSET), text);
   const mainText = await seaMain(path.join(root, "provider", "tofu", "sea.ts"));
   writeFileSync(path.join(work, "sea.js"), mainText);

@@ -32,7 +32,9 @@ export const SHUTDOWN_REVOKE_MS = 1_200;
 
 /**
  * Serves until Shutdown on what ./announce opened and printed. `started` runs once the server takes the
- * connections (the npm bin refreshes its code cache there).
+ * connections (the npm bin refreshes its code cache there). It may do its work at once or in a
+ * `setImmediate` queued then, not later: V8's flags change ({@link baselineWasmOnly}) in the `setImmediate`
+ * queued after it, and a code cache written after that is rejected at the next start.
  *
  * @example
  * ```ts
@@ -72,12 +74,33 @@ export function start({ connections, mtls, parent }: Announced, started?: () => 
     process.exit(1);
   }
   started?.();
+  // After `started`'s code cache refresh (a setImmediate too): a cache written after a flag change is one
+  // the next start's Node rejects.
+  setImmediate(baselineWasmOnly);
 }
 
 /**
- * Runs, without serving anything, what a start and tofu's first call run (grpc-js, the services, the
- * server with its handlers and the provider schema, the schema's encoding): the build runs it before
- * writing the bundle's code cache, so that the cache holds these functions compiled.
+ * From here on, V8 compiles WebAssembly with its baseline compiler only (`--liftoff-only`). The one module a
+ * provider process compiles is undici's HTTP parser (llhttp), at its first request: by default V8 also
+ * optimises it in the background, and a process that has made its few requests then spends 80-260 ms of CPU
+ * finishing that work before it can exit (issue 35 §3, measured: a working provider process 130-170 ms of CPU
+ * less, a tofu command 140-310 ms). Set after the bundle is loaded: V8 rejects a code cache made under other
+ * flags, so set as a command-line flag it would cost the whole cache.
+ *
+ * @example
+ * ```ts
+ * setImmediate(baselineWasmOnly); // once the face is loaded and its cache written
+ * ```
+ */
+export function baselineWasmOnly(): void {
+  (require("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
+}
+
+/**
+ * Runs, without serving anything, what a start and tofu's calls run (grpc-js, the services, the server
+ * with its handlers and the provider schema, the GetProviderSchema answer's bytes, and every message's
+ * functions of the codec once): the build runs it before writing the bundle's code cache, so that the
+ * cache holds these functions compiled (the bundle's codec is static code: ./codec-static).
  *
  * @example
  * ```ts
@@ -88,12 +111,19 @@ export function warm(): void {
   const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
   const { newFace, serve } = require("./server") as typeof import("./server");
   const { serviceDefinitions } = require("./services") as typeof import("./services");
-  const { terraformSchema } = require("./schema") as typeof import("./schema");
+  const { codec } = require("./codec") as typeof import("./codec");
+  const { schemaAnswerMessage } = require("./schema-answer") as typeof import("./schema-answer");
   require("./tls");
+  // zod's code and the validators a working process uses first (../../sdk/client/warm), into the cache too.
+  (require("../../sdk/client/warm") as typeof import("../../sdk/client/warm")).warmValidators();
   const idle = { port: 0, take: () => undefined, onDisconnect: () => undefined, close: () => undefined };
   const { server } = serve(grpc.ServerCredentials.createInsecure(), newFace(), () => undefined, idle);
-  const schema = terraformSchema();
   const getSchema = serviceDefinitions()["tfplugin6.Provider"]["GetProviderSchema"]!;
-  getSchema.responseDeserialize(getSchema.responseSerialize({ provider: schema.provider, resource_schemas: schema.resources, data_source_schemas: schema.dataSources, diagnostics: [] }));
+  getSchema.responseDeserialize(getSchema.responseSerialize(schemaAnswerMessage()));
+  const { type, names } = codec();
+  for (const name of names()) {
+    const t = type(name);
+    t.toObject(t.decode(t.encode(t.fromObject({})).finish()), { longs: Number, enums: String, defaults: true, oneofs: true });
+  }
   server.forceShutdown();
 }

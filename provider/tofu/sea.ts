@@ -2,7 +2,7 @@
  * The entry of the OpenTofu/Terraform provider's single executable, `terraform-provider-dnsaccount_v<version>`
  * in the release zips (scripts/package-tofu.mjs). As the npm bin (./bin) does, it prints the handshake line
  * first (./announce: nothing on stdout before it, exit 1 without tofu's cookie), then compiles the face
- * (./main and everything it runs: grpc-js, the protocol's descriptor) from the executable's asset
+ * (./main and everything it runs: grpc-js, the messages' static code and the build's schema answer) from the executable's asset
  * `tofu.js`, with V8's code cache from the asset `tofu.js.cache` when the build made one for this very Node
  * binary (the platform it was built on; a cross-built executable has none and compiles without), and
  * starts it on the port the line named.

@@ -30,7 +30,7 @@ import { containsUnknown } from "../shared/unknown";
 import { log } from "./log";
 import { applyResource, type ContextFor, importResource, planResource, privateAt, readDataSource, readResource, servedKinds, validateResource } from "./resources";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics, TOFU_WORDS, tofuWords } from "./words";
-import { terraformSchema } from "./schema";
+import { providerSchema, schemaAnswerMessage, SERVER_CAPABILITIES } from "./schema-answer";
 import { serviceDefinitions } from "./services";
 import { blockShape, dynamic, readDynamic, type Shape, type TfValue, tfName, toProgram } from "./values";
 import type net from "node:net";
@@ -76,8 +76,6 @@ export function newFace(): Face {
     },
   };
 }
-
-const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false, generate_resource_config: false };
 
 /** An error diagnostic for a type this provider does not have. */
 function unknownType(kind: "resource" | "data source", typeName: string): Diagnostic {
@@ -127,7 +125,8 @@ function deferredError(summary: string, deferred: readonly string[]): Diagnostic
 
 /** The tfplugin6.Provider handlers. */
 function providerHandlers(face: Face): Record<string, Unary> {
-  const schema = terraformSchema();
+  // The build's schema in the bundle (./schema-answer), not made again from the package schema.
+  const schema = providerSchema();
   const kinds = servedKinds(schema);
   const providerShape = blockShape(schema.provider.block);
   let config: PluginConfig = { fields: {}, allowInsecureHttp: false };
@@ -167,14 +166,8 @@ function providerHandlers(face: Face): Record<string, Unary> {
         data_sources: Object.keys(schema.dataSources).map((type_name) => ({ type_name })),
         resources: Object.keys(schema.resources).map((type_name) => ({ type_name })),
       }),
-    GetProviderSchema: (_call, callback) =>
-      callback(null, {
-        provider: schema.provider,
-        resource_schemas: schema.resources,
-        data_source_schemas: schema.dataSources,
-        diagnostics: [],
-        server_capabilities: SERVER_CAPABILITIES,
-      }),
+    // The answer never changes for a build: its bytes are the build's (./schema-answer), not encoded again here.
+    GetProviderSchema: (_call, callback) => callback(null, schemaAnswerMessage()),
     GetResourceIdentitySchemas: (_call, callback) => callback(null, { identity_schemas: {}, diagnostics: [] }),
     // Values not known yet (another resource's output) are skipped here, not refused; ConfigureProvider sees them all.
     ValidateProviderConfig: handle("Validating the provider block", async (request) => {

@@ -1,13 +1,15 @@
 /**
  * The face's gRPC services (./protocol's descriptor) as grpc-js's `Server.addService` takes them, made
- * with protobuf.js's light build alone (issue 35 §3): what `@grpc/proto-loader`'s `fromJSON` and grpc-js's
+ * with protobuf.js alone (issue 35 §3): what `@grpc/proto-loader`'s `fromJSON` and grpc-js's
  * `loadPackageDefinition` make, without the file descriptors proto-loader also encodes for every message
  * (for gRPC reflection, which this server does not serve). Those cost more than a third of the face's
  * start after its handshake line. Messages are read and written as proto-loader does with
- * {@link LOADER_OPTIONS}: `fromObject` then `encode` out, `decode` then `toObject` in.
+ * {@link LOADER_OPTIONS}: `fromObject` then `encode` out, `decode` then `toObject` in, by ./codec (the
+ * run-time codec, or in the face's bundle the build's static code). An answer made at build time
+ * ({@link preEncoded}: the GetProviderSchema answer) goes out as its bytes.
  */
 import type * as grpc from "@grpc/grpc-js";
-import { type IConversionOptions, Root, type Type } from "protobufjs/light";
+import { codec, type MessageType } from "./codec";
 import { LOADER_OPTIONS, PROTOCOL } from "./protocol";
 
 /**
@@ -23,17 +25,63 @@ export type ServiceName = "tfplugin6.Provider" | "plugin.GRPCController" | "plug
 const SERVICES: readonly ServiceName[] = ["tfplugin6.Provider", "plugin.GRPCController", "plugin.GRPCStdio", "plugin.GRPCBroker", "grpc.health.v1.Health"];
 
 /** proto-loader's conversion of a decoded message: LOADER_OPTIONS without what only its .proto parser reads. */
-const CONVERSION: IConversionOptions = { longs: LOADER_OPTIONS.longs, enums: LOADER_OPTIONS.enums, defaults: LOADER_OPTIONS.defaults, oneofs: LOADER_OPTIONS.oneofs };
+const CONVERSION = { longs: LOADER_OPTIONS.longs, enums: LOADER_OPTIONS.enums, defaults: LOADER_OPTIONS.defaults, oneofs: LOADER_OPTIONS.oneofs };
 
-function serializer(type: Type): (value: object) => Buffer {
+/** A message already encoded, with the full name of its message type: that type's serializer sends the bytes as they are. */
+class PreEncoded {
+  constructor(
+    readonly message: string,
+    readonly bytes: Buffer,
+  ) {}
+}
+
+/**
+ * An answer given as its bytes, encoded beforehand (at build time) as the message type `message` (its full
+ * name): a handler passes it to its callback in place of the message, and the method's serializer sends the
+ * bytes unchanged, if that method's message is `message`; any other serializer throws.
+ *
+ * @example
+ * ```ts
+ * GetProviderSchema: (_call, callback) => callback(null, preEncoded("tfplugin6.GetProviderSchema.Response", schemaAnswerBytes())),
+ * ```
+ */
+export function preEncoded(message: string, bytes: Buffer): object {
+  return new PreEncoded(message, bytes);
+}
+
+function serializer(name: string, type: MessageType): (value: object) => Buffer {
+  const short = name.slice(name.lastIndexOf(".") + 1);
   return (value) => {
-    if (Array.isArray(value)) throw new Error(`Failed to serialize message: expected object with ${type.name} structure, got array instead`);
-    return Buffer.from(type.encode(type.fromObject(value)).finish());
+    if (value instanceof PreEncoded) {
+      if (value.message !== name) throw new Error(`Failed to serialize message: ${value.message} given encoded where ${name} is sent`);
+      return value.bytes;
+    }
+    if (Array.isArray(value)) throw new Error(`Failed to serialize message: expected object with ${short} structure, got array instead`);
+    return Buffer.from(type.encode(type.fromObject(value as Record<string, unknown>)).finish());
   };
 }
 
-function deserializer(type: Type): (bytes: Buffer) => object {
+function deserializer(type: MessageType): (bytes: Buffer) => object {
   return (bytes) => type.toObject(type.decode(bytes), CONVERSION);
+}
+
+type Namespace = { nested?: Record<string, Namespace>; methods?: Record<string, { requestType: string; responseType: string; requestStream?: boolean; responseStream?: boolean }> };
+
+/** The descriptor at a full name (`tfplugin6.Provider`), or undefined. */
+function at(name: string): Namespace | undefined {
+  let ns: Namespace | undefined = PROTOCOL as Namespace;
+  for (const part of name.split(".")) ns = ns?.nested?.[part];
+  return ns;
+}
+
+/** The full name of the message `type` names inside `scope` (protobuf's lookup: the innermost scope first). */
+function resolve(type: string, scope: string): string {
+  const parts = scope.split(".");
+  for (let n = parts.length; n >= 0; n--) {
+    const full = [...parts.slice(0, n), type].join(".");
+    if (at(full)) return full;
+  }
+  throw new Error(`${scope}: no message ${type} in the protocol`);
 }
 
 /**
@@ -48,25 +96,25 @@ function deserializer(type: Type): (bytes: Buffer) => object {
  * ```
  */
 export function serviceDefinitions(): Record<ServiceName, grpc.ServiceDefinition> {
-  const root = Root.fromJSON(PROTOCOL);
-  root.resolveAll();
+  const { type } = codec();
   const definitions = {} as Record<ServiceName, grpc.ServiceDefinition>;
   for (const name of SERVICES) {
-    const service = root.lookupService(name);
+    const scope = name.slice(0, name.lastIndexOf("."));
     const methods: Record<string, grpc.MethodDefinition<object, object>> = {};
-    for (const method of service.methodsArray) {
-      // resolveAll() above resolved every method's types.
-      const request = method.resolvedRequestType!;
-      const response = method.resolvedResponseType!;
-      methods[method.name] = {
-        path: `/${name}/${method.name}`,
-        requestStream: !!method.requestStream,
-        responseStream: !!method.responseStream,
-        requestSerialize: serializer(request),
+    for (const [method, m] of Object.entries(at(name)?.methods ?? {})) {
+      const requestName = resolve(m.requestType, scope);
+      const responseName = resolve(m.responseType, scope);
+      const request = type(requestName);
+      const response = type(responseName);
+      methods[method] = {
+        path: `/${name}/${method}`,
+        requestStream: !!m.requestStream,
+        responseStream: !!m.responseStream,
+        requestSerialize: serializer(requestName, request),
         requestDeserialize: deserializer(request),
-        responseSerialize: serializer(response),
+        responseSerialize: serializer(responseName, response),
         responseDeserialize: deserializer(response),
-        originalName: method.name.charAt(0).toLowerCase() + method.name.slice(1),
+        originalName: method.charAt(0).toLowerCase() + method.slice(1),
       };
     }
     definitions[name] = methods;

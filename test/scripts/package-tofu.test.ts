@@ -203,7 +203,9 @@ describe("package:tofu: the release's steps", function () {
     try {
       // The key the script computes for linux-amd64, from the same steps.
       const version = p.packageVersion();
-      const { text } = await p.bundle({ entry: path.join(root, "provider", "tofu", "main.ts"), plugins: [], check: m.checkTofuInputs });
+      // The script's bundle: the face's static codec and schema answer inside (scripts/bundle.mjs's tofuInside).
+      const { tofuInside } = (await import(pathToFileURL(path.join(root, "scripts", "bundle.mjs")).href)) as { tofuInside(): Promise<object> };
+      const { text } = await p.bundle({ entry: path.join(root, "provider", "tofu", "main.ts"), plugins: [await tofuInside()], check: m.checkTofuInputs });
       const mainText = await p.seaMain(path.join(root, "provider", "tofu", "sea.ts"));
       const spec = { ...p.platformSpec("linux-amd64"), exe: m.executableName(version, "linux-amd64") };
       const key = p.cacheKey({ text, mainText, spec, node: p.nodeBinary("linux-amd64"), version, tools: m.tofuTools() });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
-import { copyFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import tls from "node:tls";
 import * as grpc from "@grpc/grpc-js";
@@ -217,7 +218,7 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
     for (const client of Object.values(c)) client.close();
   });
 
-  it("the bin and its bundle run alone: copied to a folder with no node_modules anywhere above, they shake hands and serve over mTLS", async () => {
+  it("the bin and its bundle run alone: copied to a folder with no node_modules anywhere above, they shake hands and serve over mTLS; the code cache the bin writes for itself is one the next start's Node accepts (V8's flags change only after it is written)", async () => {
     const alone = tmp("tofu-alone-");
     for (const file of ["bin.js", "tofu.bundle.js"]) copyFileSync(path.join(path.dirname(BIN), file), path.join(alone, file));
     const f = await face(_pluginEnv({ PLUGIN_CLIENT_CERT: tofuCert.certPem }), path.join(alone, "bin.js"));
@@ -227,6 +228,17 @@ describe("the OpenTofu face: go-plugin's handshake, AutoMTLS and the tfplugin6 s
     await _unary(c.controller, "Shutdown");
     assert.equal(await f.exited, 0);
     for (const client of Object.values(c)) client.close();
+    const bundle = path.join(alone, "tofu.bundle.js");
+    assert.ok(existsSync(`${bundle}.cache`), "the bin wrote a code cache beside a bundle that had none");
+    // A fresh node, with no flag, compiles the bundle with that cache as the bin's next start does.
+    const loader = path.join(__dirname, "..", "..", "..", "provider", "shared", "load-bundle.js");
+    const probe = `const { compileBundle } = require(${JSON.stringify(loader)}); const fs = require("node:fs");
+      const s = compileBundle("x", fs.readFileSync(${JSON.stringify(bundle)}, "utf8"), fs.readFileSync(${JSON.stringify(`${bundle}.cache`)}));
+      process.stdout.write(String(s.cachedDataRejected));`;
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    assert.equal(execFileSync(process.execPath, ["-e", probe], { env, encoding: "utf8" }), "false", "a fresh node rejected the cache the bin wrote");
+    assert.ok(readFileSync(`${bundle}.cache`).length > 0);
   });
 
   it("hclog's timestamp has exactly six fractional digits, in UTC", () => {
