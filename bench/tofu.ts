@@ -9,6 +9,18 @@
  *   terraform-plugin-go (./tofu-floor, built here once with `go build` into a cache folder, installed from
  *   a filesystem mirror under our source address) whose Read, Create and Delete make the raw floor's
  *   requests, with one login per process that makes a request and no revocation;
+ * - tofu node floor: the same provider in Node (./tofu-floor-node: the same schema, calls and requests, on
+ *   grpc-js, protobuf.js's light build and undici; the handshake line printed as soon as its port
+ *   listens, its certificate minted with node:crypto; one esbuild bundle loaded with its V8 code cache),
+ *   built here once with esbuild into a cache folder and installed the same way; what tofu starts is a
+ *   `#!/bin/sh` launcher that `exec`s this Node on the entry (a shell's start, under a millisecond here).
+ *   Node's own boot (about 0.11 s of CPU here) is paid by every provider process tofu starts: node floor ÷
+ *   tofu floor is what Node itself costs, ours ÷ node floor the part of ours ÷ tofu floor that is ours to
+ *   cut. Its requests are checked equal to the Go floor's, round by round (the bench fails after its
+ *   tables otherwise);
+ * - tofu node floor, node:http: the same Node floor making its requests through node:http's keep-alive
+ *   agent (16 sockets) instead of undici (BENCH_NODE_FLOOR_HTTP=node:http): what undici costs a process
+ *   that makes requests (its own table);
  * - ours: the release executable (`npm run package:tofu`'s linux-amd64 zip) installed from its packed
  *   mirror as users install it, the same configuration (a password login: `username` in the provider
  *   block, the password and base URL in the environment);
@@ -39,6 +51,7 @@ import { _tofuBin, _tofuEnv, _tofuMissing, _tofuVersion } from "../test/support/
 import { _sharedTofuRelease } from "../test/support/tofu-face";
 import { REQUIRED_PROVIDERS, TOFU_SOURCE, _tofuProject } from "../test/support/tofu-project";
 import { fmt, median } from "./stats";
+import { buildNodeFloor } from "./tofu-floor-node/build";
 
 const run = promisify(execFile);
 const USERNAME = "bench@example.com";
@@ -50,8 +63,13 @@ const FLOOR_SRC = path.join(__dirname, "..", "..", "bench", "tofu-floor");
 const FLOOR_VERSION = "0.0.1";
 
 
-type Face = "raw" | "tofu floor" | "ours" | "ours, API key" | "pulumi";
-const FACES: readonly Face[] = ["raw", "tofu floor", "ours", "ours, API key", "pulumi"];
+type Face = "raw" | "tofu floor" | "tofu node floor" | "tofu node floor, node:http" | "ours" | "ours, API key" | "pulumi";
+const FACES: readonly Face[] = ["raw", "tofu floor", "tofu node floor", "tofu node floor, node:http", "ours", "ours, API key", "pulumi"];
+/** The faces run through tofu. */
+type TofuFace = "tofu floor" | "tofu node floor" | "tofu node floor, node:http" | "ours" | "ours, API key";
+const TOFU_FACES: readonly TofuFace[] = ["tofu floor", "tofu node floor", "tofu node floor, node:http", "ours", "ours, API key"];
+/** The Node floors: undici's requests (as ours), and node:http's. */
+const NODE_FLOORS = ["tofu node floor", "tofu node floor, node:http"] as const;
 type Command = "apply" | "plan" | "destroy";
 const COMMANDS: readonly Command[] = ["apply", "plan", "destroy"];
 interface Sample {
@@ -117,7 +135,7 @@ async function tofuRun(p: TofuDir, args: string[], extra: NodeJS.ProcessEnv = {}
 }
 
 /**
- * The tofu floor's working folder: the executable in an unpacked filesystem mirror under our source
+ * A tofu floor's working folder (the Go floor's or the Node floor's): the executable in an unpacked filesystem mirror under our source
  * address (version {@link FLOOR_VERSION}), the folder's CLI configuration naming only that mirror, `tofu
  * init` done.
  */
@@ -132,7 +150,7 @@ async function floorDir(root: string, bin: string, env: NodeJS.ProcessEnv): Prom
   const p = { dir, env: _tofuEnv(root, `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(mirror)}\n  }\n}\n`, env) };
   writeFileSync(path.join(dir, "main.tf"), REQUIRED_PROVIDERS);
   const init = await tofu(p, ["init"]);
-  if (!init.includes(`Installed pulumi-dns-account/dnsaccount v${FLOOR_VERSION}`)) throw new Error(`tofu init did not install the tofu floor:\n${init}`);
+  if (!init.includes(`Installed pulumi-dns-account/dnsaccount v${FLOOR_VERSION}`)) throw new Error(`tofu init did not install the tofu floor ${bin}:\n${init}`);
   return p;
 }
 
@@ -210,23 +228,29 @@ export async function tofuBench(): Promise<void> {
     roots.push(d);
     return d;
   };
-  const [floorBin, release, installed] = await Promise.all([buildFloor(), _sharedTofuRelease(), _installedProgram()]);
+  const [floorBin, nodeFloorBin, release, installed] = await Promise.all([buildFloor(), buildNodeFloor(), _sharedTofuRelease(), _installedProgram()]);
   const server = await client.dnsServers.create({ name: "Bench" });
   const passwordEnv = { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_PASSWORD: PASSWORD };
   const floor = await floorDir(tmp("dns-account-bench-tofu-floor-"), floorBin, passwordEnv);
+  const nodeFloor = await floorDir(tmp("dns-account-bench-tofu-node-floor-"), nodeFloorBin, passwordEnv);
+  const nodeFloorHttp = await floorDir(tmp("dns-account-bench-tofu-node-floor-http-"), nodeFloorBin, { ...passwordEnv, BENCH_NODE_FLOOR_HTTP: "node:http" });
+  const floorConfig = (n: number): string => `${REQUIRED_PROVIDERS}provider "dnsaccount" {\n  username = "${USERNAME}"\n}\n${devices(n)}`;
   const ours = await _tofuProject(tmp("dns-account-bench-tofu-ours-"), passwordEnv, { install: "mirror" });
   const oursKey = await _tofuProject(tmp("dns-account-bench-tofu-key-"), { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_API_KEY: API_KEY }, { install: "mirror" });
   const yaml = _pulumiProject("dns-account-bench-tofu-yaml-", { PATH: path.join(installed, "node_modules", ".bin") });
   const devices = (n: number): string =>
     `resource "dnsaccount_device" "d" {\n  count         = ${n}\n  name          = "Device \${count.index}"\n  device_type   = "LINUX"\n  dns_server_id = ${JSON.stringify(server.id)}\n}\n`;
-  const configs: Record<"tofu floor" | "ours" | "ours, API key", (n: number) => void> = {
-    "tofu floor": (n) => writeFileSync(path.join(floor.dir, "main.tf"), `${REQUIRED_PROVIDERS}provider "dnsaccount" {\n  username = "${USERNAME}"\n}\n${devices(n)}`),
+  const configs: Record<TofuFace, (n: number) => void> = {
+    "tofu floor": (n) => writeFileSync(path.join(floor.dir, "main.tf"), floorConfig(n)),
+    "tofu node floor": (n) => writeFileSync(path.join(nodeFloor.dir, "main.tf"), floorConfig(n)),
+    "tofu node floor, node:http": (n) => writeFileSync(path.join(nodeFloorHttp.dir, "main.tf"), floorConfig(n)),
     ours: (n) => ours.write(`provider "dnsaccount" {\n  username = "${USERNAME}"\n}\n${devices(n)}`),
     "ours, API key": (n) => oursKey.write(`provider "dnsaccount" {}\n${devices(n)}`),
   };
   const yamlProgram = (n: number): string =>
-    `name: dns-account-bench-tofu-yaml\nruntime: yaml\nresources:\n${Array.from({ length: n }, (_, i) => `  d${i}:\n    type: dns-account:index:Device\n    properties:\n      name: Device ${i}\n      deviceType: LINUX\n      dnsServerId: ${server.id}\n`).join("")}`;
+    `name: dns-account-bench-tofu-yaml\nruntime: yaml\nresources:\n${Array.from({ length: n }, (_, i) => `  d${i}:\n    type: dns-account:index:Device\n    properties:\n      name: Device ${i}\n      deviceType: LINUX\n      dnsServerId: ${JSON.stringify(server.id)}\n`).join("")}`;
 
+  const dirs: Record<TofuFace, TofuDir> = { "tofu floor": floor, "tofu node floor": nodeFloor, "tofu node floor, node:http": nodeFloorHttp, ours, "ours, API key": oursKey };
   const samples = new Map<string, Sample[]>();
   const breakdown = new Map<string, string>();
   const processes = new Map<string, Processes & { wall: number }>();
@@ -261,6 +285,8 @@ const ids = JSON.parse(process.env.BENCH_IDS);
   const faces: Record<Face, (command: Command, n: number) => Promise<void>> = {
     raw: rawCommand,
     "tofu floor": tofuCommand(floor),
+    "tofu node floor": tofuCommand(nodeFloor),
+    "tofu node floor, node:http": tofuCommand(nodeFloorHttp),
     ours: tofuCommand(ours),
     "ours, API key": tofuCommand(oursKey),
     pulumi: async (command) => {
@@ -271,6 +297,8 @@ const ids = JSON.parse(process.env.BENCH_IDS);
   const prepare: Record<Face, (n: number) => void> = {
     raw: () => undefined,
     "tofu floor": configs["tofu floor"],
+    "tofu node floor": configs["tofu node floor"],
+    "tofu node floor, node:http": configs["tofu node floor, node:http"],
     ours: configs.ours,
     "ours, API key": configs["ours, API key"],
     pulumi: (n) => writeFileSync(path.join(yaml.dir, "Pulumi.yaml"), yamlProgram(n)),
@@ -290,7 +318,7 @@ const ids = JSON.parse(process.env.BENCH_IDS);
         await yaml.pulumi("preview");
       } else {
         prepare[face](0);
-        await tofu({ "tofu floor": floor, ours, "ours, API key": oursKey }[face], ["plan"]);
+        await tofu(dirs[face], ["plan"]);
       }
     }
     const live = async (): Promise<number> => (await client.devices.list()).filter((d) => d.dns_server_id === server.id).length;
@@ -324,12 +352,12 @@ const ids = JSON.parse(process.env.BENCH_IDS);
     }
     // One more pass of the tofu faces at the smallest N with TF_LOG=debug (not in the timings above: the
     // debug log slows tofu): how many provider processes each command starts, and where their time goes.
-    for (const face of ["tofu floor", "ours", "ours, API key"] as const) {
+    for (const face of TOFU_FACES) {
       prepare[face](ns[0]!);
       for (const command of COMMANDS) {
         process.stderr.write(`bench: tofu processes, ${ns[0]} devices: ${face} ${command} with TF_LOG=debug…\n`);
         const t = performance.now();
-        const r = await tofuRun({ "tofu floor": floor, ours, "ours, API key": oursKey }[face], command === "plan" ? ["plan"] : [command, "-auto-approve"], { TF_LOG: "debug" });
+        const r = await tofuRun(dirs[face], command === "plan" ? ["plan"] : [command, "-auto-approve"], { TF_LOG: "debug" });
         processes.set(`${face}|${command}`, { ...processesOf(r.stderr), wall: performance.now() - t });
       }
     }
@@ -359,10 +387,10 @@ const ids = JSON.parse(process.env.BENCH_IDS);
   const tofuCommandLine = { apply: "apply -auto-approve", plan: "plan", destroy: "destroy -auto-approve" };
 
   console.log(
-    `\n### tofu ${_tofuVersion()} apply / plan / destroy of N dnsaccount_device, against the raw floor, the tofu floor (Go, terraform-plugin-go) and pulumi ${_engineVersion()} (YAML, our plugin); ${rounds} interleaved rounds, medians (release ${release.version})\n`,
+    `\n### tofu ${_tofuVersion()} apply / plan / destroy of N dnsaccount_device, against the raw floor, the tofu floor (Go, terraform-plugin-go), the tofu node floor (the same provider in Node ${process.version}) and pulumi ${_engineVersion()} (YAML, our plugin); ${rounds} interleaved rounds, medians (release ${release.version})\n`,
   );
   console.log(
-    "| command | N | requests: raw / tofu floor / ours / pulumi | raw ms | tofu floor ms | ours ms | pulumi ms | tofu floor ÷ raw | ours ÷ tofu floor (goal ≤ 1.3×) | its rounds, min–max | ours ÷ raw | pulumi ÷ ours |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+    "| command | N | requests: raw / tofu floor / node floor / ours / pulumi | raw ms | tofu floor ms | node floor ms | ours ms | pulumi ms | tofu floor ÷ raw | node floor ÷ tofu floor | ours ÷ tofu floor (goal ≤ 1.3×) | its rounds, min–max | ours ÷ node floor | its rounds, min–max | ours ÷ raw | pulumi ÷ ours |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|",
   );
   for (const command of COMMANDS) {
     for (const n of ns) {
@@ -370,8 +398,22 @@ const ids = JSON.parse(process.env.BENCH_IDS);
       const ms = (f: Face): string => fmt(med(f, command, n, (s) => s.ms), 0);
       const goal = ratio("ours", "tofu floor", command, n);
       console.log(
-        `| tofu ${tofuCommandLine[command]} (pulumi ${pulumiCommand[command]}) | ${n} | ${req("raw")} / ${req("tofu floor")} / ${req("ours")} / ${req("pulumi")} | ${ms("raw")} | ${ms("tofu floor")} | ${ms("ours")} | ${ms("pulumi")} | ` +
-          `${fmt(ratio("tofu floor", "raw", command, n), 1)}× | ${fmt(goal)}×${goal > 1.3 ? " (over)" : ""} | ${spread(ratios("ours", "tofu floor", command, n))} | ${fmt(ratio("ours", "raw", command, n), 1)}× | ${fmt(ratio("pulumi", "ours", command, n))}× |`,
+        `| tofu ${tofuCommandLine[command]} (pulumi ${pulumiCommand[command]}) | ${n} | ${req("raw")} / ${req("tofu floor")} / ${req("tofu node floor")} / ${req("ours")} / ${req("pulumi")} | ${ms("raw")} | ${ms("tofu floor")} | ${ms("tofu node floor")} | ${ms("ours")} | ${ms("pulumi")} | ` +
+          `${fmt(ratio("tofu floor", "raw", command, n), 1)}× | ${fmt(ratio("tofu node floor", "tofu floor", command, n))}× | ${fmt(goal)}×${goal > 1.3 ? " (over)" : ""} | ${spread(ratios("ours", "tofu floor", command, n))} | ` +
+          `${fmt(ratio("ours", "tofu node floor", command, n))}× | ${spread(ratios("ours", "tofu node floor", command, n))} | ${fmt(ratio("ours", "raw", command, n), 1)}× | ${fmt(ratio("pulumi", "ours", command, n))}× |`,
+      );
+    }
+  }
+  console.log(
+    `\n### The Node floor's HTTP client: undici (as ours; loaded on the first request) or node:http (a keep-alive agent of 16 sockets), the same requests; medians of the per-round ratios\n`,
+  );
+  console.log("| command | N | tofu floor ms | node floor (undici) ms | node floor (node:http) ms | undici ÷ node:http | ours ÷ node floor (undici) | ours ÷ node floor (node:http) | its rounds, min–max |\n|---|---:|---:|---:|---:|---:|---:|---:|---|");
+  for (const command of COMMANDS) {
+    for (const n of ns) {
+      const ms = (f: Face): string => fmt(med(f, command, n, (s) => s.ms), 0);
+      console.log(
+        `| tofu ${tofuCommandLine[command]} | ${n} | ${ms("tofu floor")} | ${ms("tofu node floor")} | ${ms("tofu node floor, node:http")} | ${fmt(ratio("tofu node floor", "tofu node floor, node:http", command, n))}× | ` +
+          `${fmt(ratio("ours", "tofu node floor", command, n))}× | ${fmt(ratio("ours", "tofu node floor, node:http", command, n))}× | ${spread(ratios("ours", "tofu node floor, node:http", command, n))} |`,
       );
     }
   }
@@ -382,7 +424,7 @@ const ids = JSON.parse(process.env.BENCH_IDS);
       `and modelled as logins × ${fmt(login, 1)} ms + revocations × ${fmt(revoke, 1)} ms (one password login, and one revocation with its proof, by the SDK here: medians of 15; both are on the command's critical path: the first call waits for the login, tofu waits for the process to exit after Shutdown)\n`,
   );
   console.log(
-    "| command | N | password logins: tofu floor / ours / pulumi | revocations (+ proofs): ours / pulumi | ours, API key: requests | ours ms | ours, API key ms | measured cost (ms) | its rounds, min–max ms | modelled cost (ms) | modelled share of ours |\n|---|---:|---|---|---:|---:|---:|---:|---|---:|---:|",
+    "| command | N | password logins: tofu floor / node floor / ours / pulumi | revocations (+ proofs): ours / pulumi | ours, API key: requests | ours ms | ours, API key ms | measured cost (ms) | its rounds, min–max ms | modelled cost (ms) | modelled share of ours |\n|---|---:|---|---|---:|---:|---:|---:|---|---:|---:|",
   );
   for (const command of COMMANDS) {
     for (const n of ns) {
@@ -392,7 +434,7 @@ const ids = JSON.parse(process.env.BENCH_IDS);
       const d = diffs("ours", "ours, API key", command, n);
       const modelled = m("ours", (s) => s.logins) * login + m("ours", (s) => s.revocations) * revoke;
       console.log(
-        `| tofu ${tofuCommandLine[command]} | ${n} | ${m("tofu floor", (s) => s.logins)} / ${m("ours", (s) => s.logins)} / ${m("pulumi", (s) => s.logins)} | ` +
+        `| tofu ${tofuCommandLine[command]} | ${n} | ${m("tofu floor", (s) => s.logins)} / ${m("tofu node floor", (s) => s.logins)} / ${m("ours", (s) => s.logins)} / ${m("pulumi", (s) => s.logins)} | ` +
           `${m("ours", (s) => s.revocations)} (+${m("ours", (s) => s.refreshes)}) / ${m("pulumi", (s) => s.revocations)} (+${m("pulumi", (s) => s.refreshes)}) | ${m("ours, API key", (s) => s.requests)} | ` +
           `${fmt(oursMs, 0)} | ${fmt(m("ours, API key", (s) => s.ms), 0)} | ${fmt(cost, 0)} | ${fmt(Math.min(...d), 0)}–${fmt(Math.max(...d), 0)} | ` +
           `${fmt(modelled, 0)} | ${fmt((100 * modelled) / oursMs, 1)} % |`,
@@ -410,7 +452,7 @@ const ids = JSON.parse(process.env.BENCH_IDS);
   console.log("| command | face | processes | spawn → handshake, each (ms) | all spawns → handshakes (ms) | share of the command | Shutdown → exit, each (ms) | lifetimes, all (ms) | command (ms) |\n|---|---|---:|---|---:|---:|---|---:|---:|");
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   for (const command of COMMANDS) {
-    for (const face of ["tofu floor", "ours", "ours, API key"] as const) {
+    for (const face of TOFU_FACES) {
       const p = processes.get(`${face}|${command}`);
       if (!p) continue;
       console.log(
@@ -419,4 +461,17 @@ const ids = JSON.parse(process.env.BENCH_IDS);
       );
     }
   }
+  // The Node floor is a floor only if it makes the Go floor's requests: checked round by round, after the tables.
+  const unequal: string[] = [];
+  for (const command of COMMANDS) {
+    for (const n of ns) {
+      for (const face of NODE_FLOORS) {
+        get(face, command, n).forEach((s, i) => {
+          const go = get("tofu floor", command, n)[i];
+          if (!go || go.requests !== s.requests || go.logins !== s.logins) unequal.push(`${face}: ${command} of ${n}, round ${i + 1}: ${s.requests} requests, ${s.logins} logins (Go floor: ${go?.requests} requests, ${go?.logins} logins)`);
+        });
+      }
+    }
+  }
+  if (unequal.length) throw new Error(`a Node floor did not make the Go floor's requests:\n${unequal.join("\n")}`);
 }
