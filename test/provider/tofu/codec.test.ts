@@ -28,8 +28,14 @@ const CONVERSION = { longs: Number, enums: String, defaults: true, oneofs: true 
 type Steps = { tofuStaticProtocol(): Promise<string>; tofuSchemaAnswer(): string; tofuSchemaJson(): string; renamedDescriptor(d: object, r: Record<string, string>): any };
 const steps = async (): Promise<Steps> => (await import(pathToFileURL(path.join(root, "scripts", "bundle.mjs")).href)) as Steps;
 
-/** The static codec over the code the build generates (its `protobufjs/minimal` the repository's). */
-async function builtStaticCodec(): Promise<Codec> {
+let generated: Promise<Codec> | undefined;
+/** The static codec over the code the build generates (its `protobufjs/minimal` the repository's), generated once per run. */
+function builtStaticCodec(): Promise<Codec> {
+  generated ??= generateStaticCodec();
+  return generated;
+}
+
+async function generateStaticCodec(): Promise<Codec> {
   const text = await (await steps()).tofuStaticProtocol();
   const req = createRequire(path.join(root, "package.json"));
   const mod = { exports: {} as Record<string, unknown> };
