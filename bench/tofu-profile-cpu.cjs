@@ -1,13 +1,13 @@
-// Summarises --cpu-prof profiles of the npm bin (the minified tofu.bundle.js) after the handshake, mapped through a
-// source map of an identical bundle: PROF_MAP=<map> node bench/tofu-profile-cpu.cjs <profile dirs…>. Make the map with
-// npx esbuild provider/tofu/main.ts --bundle --platform=node --target=node20 --format=cjs --keep-names --minify
-//   --legal-comments=none --sourcemap=external --outfile=/tmp/min/tofu.bundle.js   (cmp it with dist/provider/tofu/tofu.bundle.js)
-// npm-face profiles (the minified bundle, its code cache) mapped through a source map of the identical bundle.
+// Summarises --cpu-prof profiles of the npm bin (the minified tofu.bundle.js, with its code cache) after the handshake,
+// mapped through the bundle's source map: PROF_MAP=<map> node bench/tofu-profile-cpu.cjs <profile dirs…>. The map is
+// the build's own: `BUNDLE_SOURCEMAPS=1 node scripts/bundle.mjs` writes dist/provider/tofu/tofu.bundle.js.map (the
+// default PROF_MAP) beside a bundle whose bytes are those of a build without it (scripts/bundle.mjs). A profile
+// of another bundle (a copy in /tmp, PROF_FACES=old) needs that bundle's own map, made the same way.
 const { readFileSync, readdirSync } = require("fs");
 const path = require("path");
 const sm = require("source-map");
 (async () => {
-  const consumer = await new sm.SourceMapConsumer(JSON.parse(readFileSync(process.env.PROF_MAP ?? "/tmp/tprof/min/tofu.bundle.js.map", "utf8")));
+  const consumer = await new sm.SourceMapConsumer(JSON.parse(readFileSync(process.env.PROF_MAP ?? path.join(__dirname, "..", "dist", "provider", "tofu", "tofu.bundle.js.map"), "utf8")));
   const memo = new Map();
   const orig = (cf) => {
     if (!cf.url.endsWith("tofu.bundle.js")) return { src: cf.url ? cf.url.replace(/^node:/, "node:") : cf.functionName, name: cf.functionName };

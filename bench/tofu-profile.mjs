@@ -10,7 +10,8 @@
 // devices, PROF_ROUNDS (3) rounds after a warm-up, the faces' order rotating each round; the emulator's requests
 // of round 1 by kind go to stderr. PROF_TRACE=1: one more pass per face with TF_LOG=trace, the logs written to
 // PROF_OUT (read them with bench/tofu-profile-trace.mjs); PROF_CPUPROF=<dir>: that pass runs the node faces with
-// --cpu-prof into <dir>/<face>/<command> (read them with bench/tofu-profile-cpu.cjs). PROF_KEEP=1 keeps the folders.
+// --cpu-prof into <dir>/<face>/<command> (read them with bench/tofu-profile-cpu.cjs; PROF_CPUPROF needs PROF_TRACE=1).
+// PROF_KEEP=1 keeps the folders.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -79,10 +80,11 @@ for (let r = 0; r < ROUNDS; r++) {
     process.stderr.write(`round ${r} ${face} ${cmd}: wall ${x.wall.toFixed(0)} tofu own cpu ${x.tofuOwnCpu.toFixed(0)} providers cpu ${x.provCpu.toFixed(0)} [${x.procs.map((p) => `${p.cpu.toFixed(0)}/${p.wall.toFixed(0)}`).join(" ")}]\n`);
   }
 }
+if (process.env.PROF_OUT) mkdirSync(process.env.PROF_OUT, { recursive: true });
 if (process.env.PROF_TRACE) {
   for (const face of FACES) for (const cmd of cmds) {
     const extra = { TF_LOG: "trace" };
-    if ((face === "npm" || face === "dev") && process.env.PROF_CPUPROF) { mkdirSync(path.join(process.env.PROF_CPUPROF, face, cmd), { recursive: true }); extra.PROF_NODE_FLAGS = `--cpu-prof --cpu-prof-interval=200 --cpu-prof-dir=${path.join(process.env.PROF_CPUPROF, face, cmd)}`; }
+    if (["npm", "dev", "old"].includes(face) && process.env.PROF_CPUPROF) { mkdirSync(path.join(process.env.PROF_CPUPROF, face, cmd), { recursive: true }); extra.PROF_NODE_FLAGS = `--cpu-prof --cpu-prof-interval=200 --cpu-prof-dir=${path.join(process.env.PROF_CPUPROF, face, cmd)}`; }
     const x = await command(face, cmd, `trace-${cmd}`, extra);
     writeFileSync(path.join(process.env.PROF_OUT ?? root, `trace-${face}-${cmd}.log`), x.stderr);
   }

@@ -31,7 +31,12 @@
 // Any `require` the bundler leaves in a bundle other than a Node built-in or the rules parser fails the
 // build, as does any bundler warning.
 //
+// BUNDLE_SOURCEMAPS=1 also writes `<bundle>.map` beside each minified bundle, for profiling (e.g.
+// bench/tofu-profile-cpu.cjs): an external map, with no `sourceMappingURL` comment, so the bundles' bytes
+// (and so their code caches) are the same as without it. Leave it unset for a build that is packed.
+//
 //   node scripts/bundle.mjs
+//   BUNDLE_SOURCEMAPS=1 node scripts/bundle.mjs
 import { execFileSync } from "node:child_process";
 import { builtinModules, createRequire } from "node:module";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -255,9 +260,13 @@ export function leftRequires(text, allowed = []) {
   );
 }
 
-/** Builds one output file; fails on what the bundler or the file leaves to run time. A bundle gets no source map (tsc's is removed). */
+/** Whether the minified bundles get a source map beside them (`BUNDLE_SOURCEMAPS=1`, for profiling), one that leaves their bytes as they are. */
+const BUNDLE_MAPS = process.env.BUNDLE_SOURCEMAPS === "1";
+
+/** Builds one output file; fails on what the bundler or the file leaves to run time. A bundle gets no source map (tsc's is removed) unless {@link BUNDLE_MAPS}. */
 async function build(options, what, allowed = []) {
   const esbuild = require("esbuild");
+  if (options.minify && BUNDLE_MAPS) options = { ...options, sourcemap: "external" };
   if (!options.sourcemap) rmSync(`${options.outfile}.map`, { force: true });
   const result = checked(await esbuild.build({ ...COMMON, ...options }), what);
   const left = leftRequires(readFileSync(options.outfile, "utf8"), allowed);

@@ -345,6 +345,21 @@ const WITH_AUTH_FIELDS: Record<keyof DnsAddressesWithAuth, true> = {
   adguardVpnDnsOverHttpsWithAuthUrl: true,
 };
 
+const CAMEL = new Map<string, string>();
+/**
+ * An address's camelCase key, like every other output's: dns_over_https_url → dnsOverHttpsUrl. Kept per
+ * process (a device read or written converts the same few keys again).
+ */
+function camelKey(k: string): string {
+  let key = CAMEL.get(k);
+  if (key === undefined) {
+    key = k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    // Only the schema's fields are worth keeping: a key the service adds later is converted each time.
+    if (Object.hasOwn(ADDRESS_FIELDS, key) || Object.hasOwn(WITH_AUTH_FIELDS, key)) CAMEL.set(k, key);
+  }
+  return key;
+}
+
 /** The resource's state from a device object: its addresses (with-auth ones apart) and its linked IPv4s. */
 function outputs(device: LiveDevice, linkedIpv4: string[], inputs: Omit<DeviceInputs, "deviceType">): DeviceOutputs {
   const base = asOutputs(device);
@@ -352,9 +367,9 @@ function outputs(device: LiveDevice, linkedIpv4: string[], inputs: Omit<DeviceIn
   const withAuth: Record<string, string> = {};
   for (const [k, v] of Object.entries((device.dns_addresses ?? {}) as Json)) {
     if (typeof v !== "string") continue;
-    // camelCase keys, like every other output: dns_over_https_url → dnsOverHttpsUrl. Only the schema's
-    // fields (DnsAddresses, DnsAddressesWithAuth): a kind of address the service adds later is not kept.
-    const key = k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    // camelCase keys (camelKey). Only the schema's fields (DnsAddresses, DnsAddressesWithAuth): a kind of
+    // address the service adds later is not kept.
+    const key = camelKey(k);
     if (Object.hasOwn(ADDRESS_FIELDS, key)) plain[key] = v;
     else if (Object.hasOwn(WITH_AUTH_FIELDS, key)) withAuth[key] = v;
   }

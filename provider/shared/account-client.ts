@@ -4,7 +4,7 @@ import type { Credentials } from "../schema/types.generated";
 import { sharedClient } from "../../sdk/client/shared-session";
 import { DnsAccountError, TransportError } from "../../sdk/errors";
 import type { SessionCredentials } from "../../sdk/session";
-import { type CredentialFields, type CredentialProblem, type CredentialWords, isProblem, problemError, providerSources, pulumiField, resolveCredentials, usableCredentials } from "../credentials";
+import { type CredentialFields, type CredentialProblem, type CredentialWords, isProblem, problemError, providerSources, pulumiField, type ResolvedCredentials, resolveCredentials, usableCredentials } from "../credentials";
 import { revokeAtExit } from "./exit-revocation";
 import { type Failure, insecureOf, type ProviderContext } from "./lifecycle";
 import { containsUnknown, isUnknown } from "./unknown";
@@ -37,9 +37,13 @@ function stoppable(ctx: ProviderContext, client: Client): Client {
   return ctx.signal === undefined ? client : client.withStop(ctx.signal);
 }
 
-/** The process-wide client of {@link accountClient}, without the call's stop signal. */
-async function sharedAccountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none?: CredentialProblem): Promise<Client> {
-  const r = resolve(ctx, credentials, none);
+/**
+ * The process-wide client of {@link accountClient}, without the call's stop signal. `resolved`: the
+ * credentials as {@link resolve} found them a moment ago in the same call ({@link serviceChecks}), not
+ * looked up again.
+ */
+async function sharedAccountClient(ctx: ProviderContext, credentials: ResourceCredentials | undefined, none?: CredentialProblem, resolved?: ResolvedCredentials): Promise<Client> {
+  const r = resolved ?? resolve(ctx, credentials, none);
   if (isProblem(r)) throw problemError(r);
   const u = await usableCredentials(r);
   if (u.mode === "apiKey") return sharedClient({ baseUrl: u.baseUrl, apiKey: u.apiKey, ...insecureOf(ctx) });
@@ -128,16 +132,21 @@ const NO_CREDENTIALS: CredentialProblem = {
  * check failure naming the property; undefined when they resolve. Runs no credential command.
  */
 export async function credentialProblem(ctx: ProviderContext, credentials: ResourceCredentials | undefined): Promise<Failure | undefined> {
+  return (await credentialCheck(ctx, credentials)).failure;
+}
+
+/** {@link credentialProblem}'s failure, or the credentials it resolved (for the client of the same call). */
+async function credentialCheck(ctx: ProviderContext, credentials: ResourceCredentials | undefined): Promise<{ failure?: Failure; resolved?: ResolvedCredentials }> {
   try {
     const r = resolve(ctx, credentials);
-    if (isProblem(r)) return { property: r.property, reason: r.code ? `${r.code}: ${r.reason}` : r.reason };
+    if (isProblem(r)) return { failure: { property: r.property, reason: r.code ? `${r.code}: ${r.reason}` : r.reason } };
     if (r.mode === "profile") await usableCredentials(r);
-    return undefined;
+    return { resolved: r };
   } catch (err) {
-    if (err instanceof DnsAccountError && err.code === "base_url_conflict") return { property: "credentials", reason: `${err.code}: ${err.message}` };
+    if (err instanceof DnsAccountError && err.code === "base_url_conflict") return { failure: { property: "credentials", reason: `${err.code}: ${err.message}` } };
     // No credentials anywhere, the CLI's default profile included: with the misspelled key that was meant.
-    if (err instanceof DnsAccountError && /^No credentials/.test(err.message) && ctx.credentialHint) return { property: err.field ?? "credentials", reason: `${err.message}. ${ctx.credentialHint}` };
-    if (err instanceof DnsAccountError) return { property: err.field ?? "credentials", reason: err.message };
+    if (err instanceof DnsAccountError && /^No credentials/.test(err.message) && ctx.credentialHint) return { failure: { property: err.field ?? "credentials", reason: `${err.message}. ${ctx.credentialHint}` } };
+    if (err instanceof DnsAccountError) return { failure: { property: err.field ?? "credentials", reason: err.message } };
     throw err;
   }
 }
@@ -169,12 +178,13 @@ export async function serviceChecks(
   spec: ServiceCheckSpec,
 ): Promise<Failure[]> {
   if (ctx.offline || containsUnknown(news.credentials)) return [];
-  const problem = await credentialProblem(ctx, news.credentials);
-  if (problem) return [problem];
+  const { failure, resolved } = await credentialCheck(ctx, news.credentials);
+  if (failure) return [failure];
   if (failedAlready) return [];
   const failures: Failure[] = [];
   try {
-    const shared = await sharedAccountClient(ctx, news.credentials);
+    // The credentials credentialCheck resolved: the same call's, not looked up again.
+    const shared = await sharedAccountClient(ctx, news.credentials, undefined, resolved);
     const client = stoppable(ctx, shared);
     if (!ctx.skipCredentialsValidation) {
       const refused = await validated(shared, client, news.credentials !== undefined);

@@ -10,8 +10,13 @@
  * with every attribute of the type present.
  *
  * The type of a value is the schema's (./schema): a {@link Shape} is read from a schema block once.
+ *
+ * Every call of a resource reads and writes several values (a plan: prior, proposed, config, planned), in
+ * processes that live for one tofu command: one msgpack decoder and encoder serve the process, a decoded
+ * value is converted where it lies (it is this module's own), and an object's fields are listed once per
+ * {@link Shape} ({@link fieldsOf}), not again for each value.
  */
-import { decode, encode, ExtData } from "@msgpack/msgpack";
+import { Decoder, Encoder, ExtData } from "@msgpack/msgpack";
 import { UNKNOWN } from "../shared/unknown";
 import { programNames, type TfAttribute, type TfBlock } from "./schema";
 
@@ -63,16 +68,50 @@ export function blockShape(block: TfBlock): Shape & { kind: "object" } {
   return { kind: "object", fields };
 }
 
-/** Reads any extension as unknown, and the rest as is. */
+/** The field of an object {@link Shape}: its name, its shape, and the program's name of it. */
+interface Field {
+  name: string;
+  shape: Shape;
+  program: string;
+}
+
+const FIELDS = new WeakMap<Shape, readonly Field[]>();
+/** The fields of an object shape, in the shape's order: listed once per shape. */
+function fieldsOf(shape: Shape & { kind: "object" }): readonly Field[] {
+  let fields = FIELDS.get(shape);
+  if (!fields) {
+    fields = Object.entries(shape.fields).map(([name, s]) => ({ name, shape: s, program: programName(name) }));
+    FIELDS.set(shape, fields);
+  }
+  return fields;
+}
+
+/** The process's msgpack decoder: integers past 2^53 as bigint. (A decoder used again is reset by each decode.) */
+const DECODER = new Decoder({ useBigInt64: true });
+/** The process's msgpack encoder; `encode` answers a copy of its buffer. */
+const ENCODER = new Encoder({ ignoreUndefined: false });
+
+/**
+ * Reads any extension as unknown, and the rest as is. The decoder's arrays and objects are this module's:
+ * their elements are converted where they lie.
+ */
 function fromMsgpack(v: unknown): TfValue {
+  if (v === null || typeof v !== "object") {
+    // An integer past 2^53 keeps its digits (as cty's own number text), so it is echoed exactly.
+    if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+    if (v === undefined) return null;
+    return v as TfValue;
+  }
   if (v instanceof ExtData) return TF_UNKNOWN;
-  if (Array.isArray(v)) return v.map(fromMsgpack);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = fromMsgpack(v[i]);
+    return v as TfValue[];
+  }
   if (v instanceof Map) return Object.fromEntries([...v.entries()].map(([k, x]) => [String(k), fromMsgpack(x)]));
-  // An integer past 2^53 keeps its digits (as cty's own number text), so it is echoed exactly.
-  if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-  if (v !== null && typeof v === "object" && !(v instanceof Uint8Array)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromMsgpack(x)]));
-  if (v === undefined) return null;
-  return v as TfValue;
+  if (v instanceof Uint8Array) return v as unknown as TfValue;
+  const object = v as Record<string, unknown>;
+  for (const k of Object.keys(object)) object[k] = fromMsgpack(object[k]);
+  return object as TfValue;
 }
 
 /**
@@ -84,7 +123,7 @@ function fromMsgpack(v: unknown): TfValue {
  * ```
  */
 export function readDynamic(value: { msgpack?: Uint8Array | null; json?: Uint8Array | null } | null | undefined): TfValue {
-  if (value?.msgpack && value.msgpack.length > 0) return fromMsgpack(decode(value.msgpack, { useBigInt64: true }));
+  if (value?.msgpack && value.msgpack.length > 0) return fromMsgpack(DECODER.decode(value.msgpack));
   if (value?.json && value.json.length > 0) return JSON.parse(Buffer.from(value.json).toString("utf8")) as TfValue;
   return null;
 }
@@ -115,7 +154,9 @@ function conform(value: TfValue | undefined, shape: Shape): unknown {
       return Object.fromEntries(Object.entries(value as Record<string, TfValue>).map(([k, v]) => [k, conform(v, shape.of)]));
     case "object": {
       const object = value as Record<string, TfValue>;
-      return Object.fromEntries(Object.entries(shape.fields).map(([k, s]) => [k, conform(object[k], s)]));
+      const out: Record<string, unknown> = {};
+      for (const f of fieldsOf(shape)) out[f.name] = conform(object[f.name], f.shape);
+      return out;
     }
   }
 }
@@ -130,7 +171,8 @@ function conform(value: TfValue | undefined, shape: Shape): unknown {
  * ```
  */
 export function dynamic(value: TfValue, shape: Shape): { msgpack: Buffer } {
-  return { msgpack: Buffer.from(encode(conform(value, shape), { ignoreUndefined: false })) };
+  const bytes = ENCODER.encode(conform(value, shape));
+  return { msgpack: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
 }
 
 let names: Map<string, string> | undefined;
@@ -173,9 +215,9 @@ export function toProgram(value: TfValue, shape: Shape): unknown {
   }
   if (shape.kind === "object" && typeof value === "object" && !Array.isArray(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, s] of Object.entries(shape.fields)) {
-      const v = toProgram(value[k] ?? null, s);
-      if (v !== undefined) out[programName(k)] = v;
+    for (const f of fieldsOf(shape)) {
+      const v = toProgram(value[f.name] ?? null, f.shape);
+      if (v !== undefined) out[f.program] = v;
     }
     return shape.group && Object.keys(out).length === 0 ? undefined : out;
   }
@@ -206,7 +248,9 @@ export function fromProgram(value: unknown, shape: Shape): TfValue {
     case "object": {
       if (typeof value !== "object" || Array.isArray(value)) return null;
       const object = value as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(shape.fields).map(([k, s]) => [k, fromProgram(object[programName(k)], s)]));
+      const out: Record<string, TfValue> = {};
+      for (const f of fieldsOf(shape)) out[f.name] = fromProgram(object[f.program], f.shape);
+      return out;
     }
     case "number":
       return typeof value === "number" ? value : Number(value);

@@ -39,6 +39,18 @@ describe("OpenTofu face: values, words and the offline check", () => {
     assert.equal((out.device_id as ExtData).type, 0);
   });
 
+  it("one process decodes and encodes every value: each answer keeps its own bytes, and a nested unknown reads as unknown anywhere", () => {
+    const first = dynamic({ name: "First", linked_ipv4: ["192.0.2.1"] }, device).msgpack;
+    const copy = Buffer.from(first);
+    const second = dynamic({ name: "A second device with a longer name", linked_ipv4: ["192.0.2.2", "192.0.2.3"] }, device).msgpack;
+    assert.deepEqual(first, copy, "the first answer's bytes are not the encoder's buffer, written over by the next");
+    assert.equal((decode(second) as Record<string, unknown>).name, "A second device with a longer name");
+    const nested = readDynamic({ msgpack: encode({ linked_ipv4: ["192.0.2.1", new ExtData(0, Uint8Array.of(0))], doh_password_keepers: { at: new ExtData(0, Uint8Array.of(0)), n: 1n } }, { useBigInt64: true }) }) as any;
+    assert.deepEqual(nested.linked_ipv4, ["192.0.2.1", TF_UNKNOWN]);
+    assert.deepEqual(nested.doh_password_keepers, { at: TF_UNKNOWN, n: 1 });
+    assert.equal((readDynamic({ msgpack: first }) as Record<string, unknown>).name, "First", "the decoder reads the next value afresh");
+  });
+
   it("a group block (settings): present with its fields null when absent, at any depth; absent to the lifecycles when it sets nothing", () => {
     const server = blockShape(schema.resources["dnsaccount_dns_server"]!.block);
     const out = decode(dynamic({ name: "Home", settings: null }, server).msgpack, {}) as Record<string, any>;
