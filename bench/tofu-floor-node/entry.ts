@@ -59,7 +59,7 @@ function main(): void {
       ...(clientCert && own ? { mtls: { clientCert, certPem: own.certPem, keyPem: own.keyPem } } : {}),
     };
     floor.serve(opened);
-    // As ours does (provider/tofu/main.ts baselineWasmOnly): undici's parser compiled by Liftoff alone, so
+    // As ours does (provider/shared/baseline-wasm.ts, both faces): undici's parser compiled by Liftoff alone, so
     // a process that made its requests does not first finish V8's background optimisation of it to exit.
     setImmediate(() => (require("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only"));
   });

@@ -12,6 +12,7 @@
  * and, when it is gone (a SIGKILL of `pulumi up` never stops its plugins), stops listening, revokes the
  * refresh tokens its password logins minted and exits: within 20 s.
  */
+import { baselineWasmOnly } from "../shared/baseline-wasm";
 import { revokeMintedAtEnd } from "../shared/exit-revocation";
 import { parsePluginArgs } from "./args";
 import { grpcHealthCheck, watchEngine } from "./engine-watch";
@@ -27,7 +28,9 @@ function fail(message: string): never {
  * Starts the plugin (`pulumi-resource-dns-account [flags] <engine-address>`): prints the port (unless
  * `listener` is one already printed, as the npm bin's), then serves on it until the engine stops it or
  * is gone. `started` runs once the server takes the port's connections (the npm bin refreshes its code
- * cache there). Wrong arguments end the process (status 1, the flag named on stderr).
+ * cache there). It may do its work at once or in a `setImmediate` queued then, not later: V8's flags change
+ * (../shared/baseline-wasm) in the `setImmediate` queued after it, and a code cache written after that is
+ * rejected at the next start. Wrong arguments end the process (status 1, the flag named on stderr).
  *
  * @example
  * ```ts
@@ -51,6 +54,9 @@ export function start(listener?: Listener, started?: () => void): void {
     });
     port.onDisconnect(() => watch.check());
     started?.();
+    // After `started`'s code cache refresh (a setImmediate too): a cache written after a flag change is one
+    // the next start's Node rejects.
+    setImmediate(baselineWasmOnly);
   };
   run().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
 }
@@ -67,8 +73,9 @@ async function stopAlone(close: () => Promise<void>): Promise<void> {
 
 /**
  * Loads, without starting anything, what a start and the first operation load (the server, the gRPC
- * pieces, every resource's lifecycle and the SDK client under them): the build runs it before writing
- * the bundle's code cache, so that the cache holds their compiled code.
+ * pieces, every resource's lifecycle and the SDK client under them), and runs the validators a working
+ * process uses first (zod's code with them: ../../sdk/client/warm): the build runs it before writing the
+ * bundle's code cache, so that the cache holds their compiled code.
  *
  * @example
  * ```ts
@@ -82,4 +89,5 @@ export function warm(): void {
   require("../dns-server/lifecycle");
   require("../device/lifecycle");
   require("../dedicated-ipv4/lifecycle");
+  (require("../../sdk/client/warm") as typeof import("../../sdk/client/warm")).warmValidators();
 }

@@ -17,6 +17,7 @@
  * Nothing here loads the Pulumi plugin's modules, and the Pulumi plugin loads none of these.
  */
 import type * as grpcTypes from "@grpc/grpc-js";
+import { baselineWasmOnly } from "../shared/baseline-wasm";
 import { revokeMintedAtEnd, revokeOnSignals } from "../shared/exit-revocation";
 import { type Announced, tlsWanted } from "./announce";
 import { log } from "./log";
@@ -33,7 +34,7 @@ export const SHUTDOWN_REVOKE_MS = 1_200;
 /**
  * Serves until Shutdown on what ./announce opened and printed. `started` runs once the server takes the
  * connections (the npm bin refreshes its code cache there). It may do its work at once or in a
- * `setImmediate` queued then, not later: V8's flags change ({@link baselineWasmOnly}) in the `setImmediate`
+ * `setImmediate` queued then, not later: V8's flags change (../shared/baseline-wasm) in the `setImmediate`
  * queued after it, and a code cache written after that is rejected at the next start.
  *
  * @example
@@ -77,23 +78,6 @@ export function start({ connections, mtls, parent }: Announced, started?: () => 
   // After `started`'s code cache refresh (a setImmediate too): a cache written after a flag change is one
   // the next start's Node rejects.
   setImmediate(baselineWasmOnly);
-}
-
-/**
- * From here on, V8 compiles WebAssembly with its baseline compiler only (`--liftoff-only`). The one module a
- * provider process compiles is undici's HTTP parser (llhttp), at its first request: by default V8 also
- * optimises it in the background, and a process that has made its few requests then spends 80-260 ms of CPU
- * finishing that work before it can exit (issue 35 §3, measured: a working provider process 130-170 ms of CPU
- * less, a tofu command 140-310 ms). Set after the bundle is loaded: V8 rejects a code cache made under other
- * flags, so set as a command-line flag it would cost the whole cache.
- *
- * @example
- * ```ts
- * setImmediate(baselineWasmOnly); // once the face is loaded and its cache written
- * ```
- */
-export function baselineWasmOnly(): void {
-  (require("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
 }
 
 /**
