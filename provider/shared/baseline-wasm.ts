@@ -8,7 +8,8 @@
  * provider process compiles is undici's HTTP parser (llhttp), at its first request: by default V8 also
  * optimises it in the background, and a process that has made its few requests then spends 80-260 ms of CPU
  * finishing that work before it can exit (issue 35 §3, measured on the tofu face: a working provider process
- * 130-170 ms of CPU less, a tofu command 140-310 ms). Set after the face's bundle is loaded and after its bin
+ * 130-170 ms of CPU less, a tofu command 140-310 ms; on the Pulumi plugin, a phase of up to 50 resources 0.76×
+ * the CPU, larger ones not measured). Set after the face's bundle is loaded and after its bin
  * refreshed the bundle's code cache: V8 rejects a code cache made under other flags, so set as a command-line
  * flag, or before the cache is written, it would cost the next start the whole cache.
  *

@@ -16,7 +16,7 @@
  * value is converted where it lies (it is this module's own), and an object's fields are listed once per
  * {@link Shape} ({@link fieldsOf}), not again for each value.
  */
-import { Decoder, Encoder, ExtData } from "@msgpack/msgpack";
+import { Decoder, Encoder, ExtData, ExtensionCodec } from "@msgpack/msgpack";
 import { UNKNOWN } from "../shared/unknown";
 import { programNames, type TfAttribute, type TfBlock } from "./schema";
 
@@ -86,8 +86,18 @@ function fieldsOf(shape: Shape & { kind: "object" }): readonly Field[] {
   return fields;
 }
 
-/** The process's msgpack decoder: integers past 2^53 as bigint. (A decoder used again is reset by each decode.) */
-const DECODER = new Decoder({ useBigInt64: true });
+/**
+ * Every extension as it came ({@link ExtData}, read as unknown below), the library's timestamp (-1) too: tofu
+ * sends none, and a malformed one is not a decoding error.
+ */
+const EXTENSIONS = new ExtensionCodec();
+EXTENSIONS.register({ type: -1, encode: () => null, decode: (data, type) => new ExtData(type, data) });
+/**
+ * The process's msgpack decoder: integers past 2^53 as bigint. (A decoder used again is reset by each decode;
+ * it keeps the last value's bytes until the next, as the encoder keeps its buffer: within one short-lived
+ * provider process that also holds them as values.)
+ */
+const DECODER = new Decoder({ useBigInt64: true, extensionCodec: EXTENSIONS });
 /** The process's msgpack encoder; `encode` answers a copy of its buffer. */
 const ENCODER = new Encoder({ ignoreUndefined: false });
 

@@ -53,7 +53,7 @@ describe("the native plugin's start: zod in the code cache, Liftoff-only WebAsse
     await _closeAll(() => emu?.close());
   });
 
-  it("warm() runs the first validators (../../sdk/client/warm): zod is loaded by it, by nothing else warm() loads", async () => {
+  it("warm() runs the first validators (../../sdk/client/warm): zod is loaded after it and not before", async () => {
     // Unbundled, zod is a module of its own: a child sees whether it was loaded before and after warm(),
     // and counts the calls of warmValidators through the module's exports, as warm() calls it.
     const probe = `

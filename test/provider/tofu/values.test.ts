@@ -29,6 +29,15 @@ describe("OpenTofu face: values, words and the offline check", () => {
     assert.equal(readDynamic({}), null);
   });
 
+  it("msgpack in: the timestamp extension (-1) reads as unknown too, a malformed one as well, not as a date or an error", () => {
+    const stamp = encode({ name: new Date(0), device_type: "MAC" });
+    const read = readDynamic({ msgpack: stamp }) as Record<string, unknown>;
+    assert.equal(read.name, TF_UNKNOWN);
+    assert.equal(read.device_type, "MAC");
+    const malformed = encode({ name: new ExtData(-1, Uint8Array.of(1, 2, 3)) });
+    assert.equal((readDynamic({ msgpack: malformed }) as Record<string, unknown>).name, TF_UNKNOWN);
+  });
+
   it("msgpack out: every attribute of the type present (null when absent), unknown as extension 0", () => {
     const out = decode(dynamic({ name: "Laptop", device_id: TF_UNKNOWN }, device).msgpack, {}) as Record<string, unknown>;
     assert.deepEqual(Object.keys(out).sort(), Object.keys(device.fields).sort());
