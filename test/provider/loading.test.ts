@@ -4,10 +4,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../emulator";
-import { createClient } from "../../sdk";
 import { startPlugin } from "../support/engine/plugin-host";
 import { startProviderHost } from "../support/engine/provider-host";
-import { _cleanEnv, _closeAll, _repoRoot } from "../support/helpers";
+import { _cleanEnv, _closeAll, _firstServerId, _repoRoot } from "../support/helpers";
 import { _installedProgram, _runInProgram, MOCKS_PRELUDE } from "../support/program";
 import { _useTempDirs } from "../support/temp";
 
@@ -78,12 +77,7 @@ describe("loading: one bundle per face, from an npm install", function () {
     emu = await startEmulator({ apiKeys: [{ key, username: "loading@example.com" }] });
     program = await _installedProgram();
     pkgDir = path.join(program, "node_modules", "pulumi-dns-account");
-    const client = createClient({ baseUrl: emu.url, apiKey: key });
-    try {
-      serverId = (await client.dnsServers.list())[0]!.id;
-    } finally {
-      await client.close();
-    }
+    serverId = await _firstServerId(emu.url, key);
   });
 
   after(async () => {

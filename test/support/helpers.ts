@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { inspect } from "node:util";
 import { type Emulator, type EmulatorOptions, startEmulator } from "../../emulator";
-import type { RawResponse } from "../../sdk";
+import { createClient, type RawResponse } from "../../sdk";
 
 /** The repository root (the folder with package.json), from the compiled test's location. */
 export function _repoRoot(): string {
@@ -152,4 +152,21 @@ export function _waitForLine(child: ChildProcess, pattern: RegExp): Promise<stri
 export function _skipBecause(ctx: Mocha.Context, reason: string): never {
   console.log(`      skipped: ${reason}`);
   ctx.skip();
+}
+
+/**
+ * The id of the account's first DNS server (the emulator makes a default one), read with an API key.
+ *
+ * @example
+ * ```ts
+ * serverId = await _firstServerId(emu.url, key);
+ * ```
+ */
+export async function _firstServerId(baseUrl: string, apiKey: string): Promise<string> {
+  const client = createClient({ baseUrl, apiKey });
+  try {
+    return (await client.dnsServers.list())[0]!.id;
+  } finally {
+    await client.close();
+  }
 }

@@ -4,9 +4,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import path from "node:path";
 import { promisify } from "node:util";
 import { type Emulator, startEmulator } from "../../../emulator";
-import { createClient } from "../../../sdk";
 import { startPlugin } from "../../support/engine/plugin-host";
-import { _cleanEnv, _closeAll, _repoRoot } from "../../support/helpers";
+import { _cleanEnv, _closeAll, _firstServerId, _repoRoot } from "../../support/helpers";
 import { _useTempDirs } from "../../support/temp";
 
 const run = promisify(execFile);
@@ -41,12 +40,7 @@ describe("the native plugin's start: zod in the code cache, Liftoff-only WebAsse
 
   before(async () => {
     emu = await startEmulator({ apiKeys: [{ key, username: "start@example.com" }] });
-    const client = createClient({ baseUrl: emu.url, apiKey: key });
-    try {
-      serverId = (await client.dnsServers.list())[0]!.id;
-    } finally {
-      await client.close();
-    }
+    serverId = await _firstServerId(emu.url, key);
   });
 
   after(async () => {
