@@ -10,8 +10,8 @@
  * 4. The refresh tokens a password login minted in this process are revoked when it ends: on Shutdown
  *    (within {@link SHUTDOWN_REVOKE_MS}: go-plugin kills a provider 2 s after Shutdown), on SIGTERM
  *    (../shared/exit-revocation; never on SIGINT), and when tofu is gone without a Shutdown (killed):
- *    a connection to the port closed and tofu is no longer there (./parent), or stderr, a pipe only tofu
- *    reads, broke. The port is the face's own listener (./announce): the gRPC server gets each of its
+ *    a connection to the port closed and tofu is no longer there (./parent), the same check every
+ *    {@link PARENT_CHECK_MS} as a backstop, or stderr, a pipe only tofu reads, broke. The port is the face's own listener (./announce): the gRPC server gets each of its
  *    connections through grpc-js's connection injector, and this module sees each end.
  *
  * Nothing here loads the Pulumi plugin's modules, and the Pulumi plugin loads none of these.
@@ -30,6 +30,13 @@ export { tlsWanted };
  * process exits: go-plugin's client kills a provider that has not exited 2 s after Shutdown answered.
  */
 export const SHUTDOWN_REVOKE_MS = 1_200;
+
+/**
+ * How often the face asks whether tofu is gone besides when a connection closes (./parent: two reads
+ * of /proc): a provider whose tofu was killed before it connected, or whose connection's close was not
+ * seen as tofu's death, exits within this (plus its revocation's bound, 5 s).
+ */
+export const PARENT_CHECK_MS = 1_000;
 
 /**
  * Serves until Shutdown on what ./announce opened and printed. `started` runs once the server takes the
@@ -54,11 +61,15 @@ export function start({ connections, mtls, parent }: Announced, started?: () => 
   };
   // stderr is a pipe only tofu reads: a write that fails there means tofu is gone (a Go plugin dies of it).
   process.stderr.on("error", () => end());
-  connections.onDisconnect(() => {
+  const tofuGone = (): void => {
     if (ending || !parentGone(parent)) return;
     log("debug", "tofu is gone: revoking this process's logins and exiting");
     end();
-  });
+  };
+  // tofu's connection closes the moment tofu dies: asked then. The backstop asks every PARENT_CHECK_MS
+  // too, for a tofu that died before it connected or when a close was not seen as its death.
+  connections.onDisconnect(tofuGone);
+  setInterval(tofuGone, PARENT_CHECK_MS).unref();
   try {
     const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
     const { newFace, serve } = require("./server") as typeof import("./server");

@@ -13,7 +13,10 @@
  * The kernel closes a killed process's sockets before it re-parents its children, so at that moment the
  * provider may still see tofu as its parent. But every thread of a dying process is marked exiting
  * (`PF_EXITING`, in the flags of `/proc/<pid>/stat`) before its files close, so tofu counts as gone when
- * it is no longer the parent, is a zombie, or is exiting: no race, and no timer.
+ * it is no longer the parent, is a zombie, or is exiting. The face also asks every second (./main's
+ * backstop): a tofu killed before it connected closes no connection, and a close seen before tofu looks
+ * gone (ruled out above, but one CI run waited in vain for a killed tofu's provider, cause not found) is
+ * caught at the next check.
  */
 import { readFileSync } from "node:fs";
 

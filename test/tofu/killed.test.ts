@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { type Emulator, startEmulator } from "../../emulator";
+import { procStat } from "../../provider/tofu/parent";
 import { _assertNoSecrets, _withLowerCase } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 import { _failWithoutTofu, _tofuMissing } from "../support/tofu-cli";
@@ -15,7 +16,8 @@ const PASSWORD = "Pw-TOFU-Killed-6e2b0d58";
  * (it dies at its next write to the stdout/stderr pipes only the client read); the face notices at once:
  * tofu's gRPC connection closes as tofu dies, and tofu is then exiting or gone (provider/tofu/parent.ts).
  * The provider process revokes its password login and exits. The test waits for that exit on a pidfd
- * (no polling, no sleep), and a provider that stayed fails it by the test's timeout.
+ * (no polling, no sleep), and a provider that stayed fails it by the test's timeout. The face also asks
+ * every second (its backstop, test/provider/tofu/orphan.test.ts), so this passes when either way works.
  */
 describe("tofu: a provider process exits when tofu is killed", function () {
   this.timeout(120_000);
@@ -34,7 +36,13 @@ describe("tofu: a provider process exits when tofu is killed", function () {
   });
   /** The provider processes of the test's tofu: one that stayed (a failure) is killed after the test. */
   let providers: number[] = [];
-  afterEach(() => {
+  /** What the test waits for now: a failure (a timeout) says where it stood, and what /proc says of each process. */
+  let waitingFor = "";
+  afterEach(function () {
+    if (this.currentTest?.state === "failed") {
+      const states = providers.map((pid) => `${pid}: ${JSON.stringify(procStat(pid) ?? "gone")}`).join("; ");
+      console.log(`      waiting for ${waitingFor}; provider processes: ${states || "none found"}`);
+    }
     _stopWaiting();
     for (const pid of providers) if (_processAlive(pid)) process.kill(pid, "SIGKILL");
   });
@@ -70,14 +78,17 @@ resource "dnsaccount_device" "d" {
       };
       requests.on("request", onRequest);
     });
+    waitingFor = "a device made by the apply, or the apply's end";
     const started = await Promise.race([killed, apply.done.then(() => undefined)]);
     requests.off("request", onRequest);
+    providers = started ?? [];
+    waitingFor = `tofu (pid ${apply.child.pid}) to end and its pipes to close`;
     const r = await apply.done;
     _assertNoSecrets(r.stdout + r.stderr, _withLowerCase([PASSWORD]));
     if (!started) assert.fail(`the apply ended before it made a device:\n${r.stdout}${r.stderr}`);
     assert.equal(r.signal, "SIGKILL");
-    providers = started;
     assert.ok(emu.stats.passwordGrants >= 1);
+    waitingFor = "the provider processes to exit";
     await Promise.all(providers.map((pid) => _waitForExit(pid)));
     assert.equal(emu.liveRefreshTokens(USERNAME), 0, "every provider process revoked its login before it exited");
   });
