@@ -21,6 +21,10 @@
  * - tofu node floor, node:http: the same Node floor making its requests through node:http's keep-alive
  *   agent (16 sockets) instead of undici (BENCH_NODE_FLOOR_HTTP=node:http): what undici costs a process
  *   that makes requests (its own table);
+ * - tofu node floor, our schema: the same Node floor serving our provider's schema (BENCH_NODE_FLOOR_SCHEMA=ours:
+ *   its GetProviderSchema answer, a device's other attributes kept as tofu sends them), the same requests:
+ *   what tofu itself spends on our larger schema is in it too, so ours ÷ it is our provider's own work
+ *   (its own table);
  * - ours: the release executable (`npm run package:tofu`'s linux-amd64 zip) installed from its packed
  *   mirror as users install it, the same configuration (a password login: `username` in the provider
  *   block, the password and base URL in the environment);
@@ -63,13 +67,13 @@ const FLOOR_SRC = path.join(__dirname, "..", "..", "bench", "tofu-floor");
 const FLOOR_VERSION = "0.0.1";
 
 
-type Face = "raw" | "tofu floor" | "tofu node floor" | "tofu node floor, node:http" | "ours" | "ours, API key" | "pulumi";
-const FACES: readonly Face[] = ["raw", "tofu floor", "tofu node floor", "tofu node floor, node:http", "ours", "ours, API key", "pulumi"];
+type Face = "raw" | "tofu floor" | "tofu node floor" | "tofu node floor, node:http" | "tofu node floor, our schema" | "ours" | "ours, API key" | "pulumi";
+const FACES: readonly Face[] = ["raw", "tofu floor", "tofu node floor", "tofu node floor, node:http", "tofu node floor, our schema", "ours", "ours, API key", "pulumi"];
 /** The faces run through tofu. */
-type TofuFace = "tofu floor" | "tofu node floor" | "tofu node floor, node:http" | "ours" | "ours, API key";
-const TOFU_FACES: readonly TofuFace[] = ["tofu floor", "tofu node floor", "tofu node floor, node:http", "ours", "ours, API key"];
-/** The Node floors: undici's requests (as ours), and node:http's. */
-const NODE_FLOORS = ["tofu node floor", "tofu node floor, node:http"] as const;
+type TofuFace = "tofu floor" | "tofu node floor" | "tofu node floor, node:http" | "tofu node floor, our schema" | "ours" | "ours, API key";
+const TOFU_FACES: readonly TofuFace[] = ["tofu floor", "tofu node floor", "tofu node floor, node:http", "tofu node floor, our schema", "ours", "ours, API key"];
+/** The Node floors: undici's requests (as ours), node:http's, and undici's with our schema. */
+const NODE_FLOORS = ["tofu node floor", "tofu node floor, node:http", "tofu node floor, our schema"] as const;
 type Command = "apply" | "plan" | "destroy";
 const COMMANDS: readonly Command[] = ["apply", "plan", "destroy"];
 interface Sample {
@@ -234,6 +238,7 @@ export async function tofuBench(): Promise<void> {
   const floor = await floorDir(tmp("dns-account-bench-tofu-floor-"), floorBin, passwordEnv);
   const nodeFloor = await floorDir(tmp("dns-account-bench-tofu-node-floor-"), nodeFloorBin, passwordEnv);
   const nodeFloorHttp = await floorDir(tmp("dns-account-bench-tofu-node-floor-http-"), nodeFloorBin, { ...passwordEnv, BENCH_NODE_FLOOR_HTTP: "node:http" });
+  const nodeFloorOurs = await floorDir(tmp("dns-account-bench-tofu-node-floor-ours-"), nodeFloorBin, { ...passwordEnv, BENCH_NODE_FLOOR_SCHEMA: "ours" });
   const floorConfig = (n: number): string => `${REQUIRED_PROVIDERS}provider "dnsaccount" {\n  username = "${USERNAME}"\n}\n${devices(n)}`;
   const ours = await _tofuProject(tmp("dns-account-bench-tofu-ours-"), passwordEnv, { install: "mirror" });
   const oursKey = await _tofuProject(tmp("dns-account-bench-tofu-key-"), { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_API_KEY: API_KEY }, { install: "mirror" });
@@ -244,13 +249,14 @@ export async function tofuBench(): Promise<void> {
     "tofu floor": (n) => writeFileSync(path.join(floor.dir, "main.tf"), floorConfig(n)),
     "tofu node floor": (n) => writeFileSync(path.join(nodeFloor.dir, "main.tf"), floorConfig(n)),
     "tofu node floor, node:http": (n) => writeFileSync(path.join(nodeFloorHttp.dir, "main.tf"), floorConfig(n)),
+    "tofu node floor, our schema": (n) => writeFileSync(path.join(nodeFloorOurs.dir, "main.tf"), floorConfig(n)),
     ours: (n) => ours.write(`provider "dnsaccount" {\n  username = "${USERNAME}"\n}\n${devices(n)}`),
     "ours, API key": (n) => oursKey.write(`provider "dnsaccount" {}\n${devices(n)}`),
   };
   const yamlProgram = (n: number): string =>
     `name: dns-account-bench-tofu-yaml\nruntime: yaml\nresources:\n${Array.from({ length: n }, (_, i) => `  d${i}:\n    type: dns-account:index:Device\n    properties:\n      name: Device ${i}\n      deviceType: LINUX\n      dnsServerId: ${JSON.stringify(server.id)}\n`).join("")}`;
 
-  const dirs: Record<TofuFace, TofuDir> = { "tofu floor": floor, "tofu node floor": nodeFloor, "tofu node floor, node:http": nodeFloorHttp, ours, "ours, API key": oursKey };
+  const dirs: Record<TofuFace, TofuDir> = { "tofu floor": floor, "tofu node floor": nodeFloor, "tofu node floor, node:http": nodeFloorHttp, "tofu node floor, our schema": nodeFloorOurs, ours, "ours, API key": oursKey };
   const samples = new Map<string, Sample[]>();
   const breakdown = new Map<string, string>();
   const processes = new Map<string, Processes & { wall: number }>();
@@ -287,6 +293,7 @@ const ids = JSON.parse(process.env.BENCH_IDS);
     "tofu floor": tofuCommand(floor),
     "tofu node floor": tofuCommand(nodeFloor),
     "tofu node floor, node:http": tofuCommand(nodeFloorHttp),
+    "tofu node floor, our schema": tofuCommand(nodeFloorOurs),
     ours: tofuCommand(ours),
     "ours, API key": tofuCommand(oursKey),
     pulumi: async (command) => {
@@ -299,6 +306,7 @@ const ids = JSON.parse(process.env.BENCH_IDS);
     "tofu floor": configs["tofu floor"],
     "tofu node floor": configs["tofu node floor"],
     "tofu node floor, node:http": configs["tofu node floor, node:http"],
+    "tofu node floor, our schema": configs["tofu node floor, our schema"],
     ours: configs.ours,
     "ours, API key": configs["ours, API key"],
     pulumi: (n) => writeFileSync(path.join(yaml.dir, "Pulumi.yaml"), yamlProgram(n)),
@@ -414,6 +422,19 @@ const ids = JSON.parse(process.env.BENCH_IDS);
       console.log(
         `| tofu ${tofuCommandLine[command]} | ${n} | ${ms("tofu floor")} | ${ms("tofu node floor")} | ${ms("tofu node floor, node:http")} | ${fmt(ratio("tofu node floor", "tofu node floor, node:http", command, n))}× | ` +
           `${fmt(ratio("ours", "tofu node floor", command, n))}× | ${fmt(ratio("ours", "tofu node floor, node:http", command, n))}× | ${spread(ratios("ours", "tofu node floor, node:http", command, n))} |`,
+      );
+    }
+  }
+  console.log(
+    `\n### Our schema through the Node floor: the same requests, the schema tofu works on ours (BENCH_NODE_FLOOR_SCHEMA=ours); medians of the per-round ratios\n`,
+  );
+  console.log("| command | N | node floor ms | node floor, our schema ms | ours ms | our schema ÷ the floor's (both Node floors) | ours ÷ node floor, our schema | its rounds, min–max |\n|---|---:|---:|---:|---:|---:|---:|---|");
+  for (const command of COMMANDS) {
+    for (const n of ns) {
+      const ms = (f: Face): string => fmt(med(f, command, n, (s) => s.ms), 0);
+      console.log(
+        `| tofu ${tofuCommandLine[command]} | ${n} | ${ms("tofu node floor")} | ${ms("tofu node floor, our schema")} | ${ms("ours")} | ${fmt(ratio("tofu node floor, our schema", "tofu node floor", command, n))}× | ` +
+          `${fmt(ratio("ours", "tofu node floor, our schema", command, n))}× | ${spread(ratios("ours", "tofu node floor, our schema", command, n))} |`,
       );
     }
   }

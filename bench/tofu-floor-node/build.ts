@@ -8,6 +8,8 @@
  * - `floor.bundle.js.cache`: its V8 code cache, written by this Node after loading the bundle and running
  *   its `warm()`, in a child process (it pays: through tofu, 0.20–0.23 s of CPU per provider process that
  *   makes no request with it, 0.27–0.30 s without; BENCH_NODE_FLOOR_NO_CACHE=1 loads the bundle without);
+ * - `schema-ours.bin`: our provider's GetProviderSchema answer (provider/tofu/schema-answer.ts), which the
+ *   floor serves under BENCH_NODE_FLOOR_SCHEMA=ours;
  * - `terraform-provider-dnsaccount`: the launcher tofu starts, `#!/bin/sh` + `exec <this node> <entry.js>`
  *   (absolute paths: no PATH search, no `dirname`).
  */
@@ -34,6 +36,9 @@ export async function buildNodeFloor(): Promise<string> {
   const esbuild = (await import("esbuild")) as typeof import("esbuild");
   const hash = createHash("sha256").update(process.execPath).update(process.version).update(esbuild.version);
   for (const f of SOURCES) hash.update(readFileSync(f));
+  // Our provider's GetProviderSchema answer, for BENCH_NODE_FLOOR_SCHEMA=ours (./floor).
+  const ourSchema = (require("../../provider/tofu/schema-answer") as typeof import("../../provider/tofu/schema-answer")).encodeSchemaAnswer();
+  hash.update(ourSchema);
   const cache = process.env["XDG_CACHE_HOME"] || path.join(os.homedir(), ".cache");
   const dir = path.join(cache, "pulumi-dns-account", "bench", "tofu-floor-node", hash.digest("hex").slice(0, 16));
   const bin = path.join(dir, "terraform-provider-dnsaccount");
@@ -45,6 +50,7 @@ export async function buildNodeFloor(): Promise<string> {
   const common = { bundle: true, platform: "node", target: "node20", format: "cjs", minify: true, legalComments: "none", logLevel: "silent" } as const;
   await esbuild.build({ ...common, entryPoints: [path.join(SRC, "entry.ts")], outfile: path.join(tmp, "entry.js"), external: ["./floor.bundle.js"] });
   await esbuild.build({ ...common, entryPoints: [path.join(SRC, "floor.ts")], outfile: path.join(tmp, "floor.bundle.js") });
+  writeFileSync(path.join(tmp, "schema-ours.bin"), ourSchema);
   const bundle = path.join(tmp, "floor.bundle.js");
   const code = `const { loadWithCache } = require(${JSON.stringify(path.join(tmp, "entry.js"))}); const f = ${JSON.stringify(bundle)};
 const { exports, script } = loadWithCache(f); exports.warm(); require("node:fs").writeFileSync(f + ".cache", script.createCachedData());`;

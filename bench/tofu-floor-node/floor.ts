@@ -10,6 +10,12 @@
  * BENCH_NODE_FLOOR_HTTP is `node:http`). No revocation, no retries, no checks beyond the status code. The
  * base URL and the password come from DNS_ACCOUNT_BASE_URL and DNS_ACCOUNT_PASSWORD.
  *
+ * With BENCH_NODE_FLOOR_SCHEMA=ours it serves our provider's schema instead (its GetProviderSchema answer,
+ * which ./build writes beside the bundle as `schema-ours.bin`), with the same calls and requests: a
+ * device's other attributes are kept as tofu sends them (read and written with @msgpack/msgpack, loaded
+ * on first use; only `id` is set, from the create's answer). What tofu itself spends on our larger schema
+ * is then in the floor too, and ours ÷ this floor is what our provider's own work costs.
+ *
  * Made to be the strongest reasonable Node provider, not a straw man: messages are encoded from plain
  * objects and decoded without a conversion pass, values are read and written by a msgpack codec of the
  * few types this schema has (below), undici is loaded on the first request only, each message type is
@@ -17,7 +23,9 @@
  * grpc-js's UNIMPLEMENTED, which go-plugin's client tolerates).
  */
 import * as grpc from "@grpc/grpc-js";
+import { readFileSync } from "node:fs";
 import type net from "node:net";
+import path from "node:path";
 import { Root, type Type } from "protobufjs/light";
 import type * as undiciTypes from "undici";
 import { PROTOCOL } from "../../provider/tofu/protocol";
@@ -108,6 +116,35 @@ function readDevice(dv: { msgpack?: Uint8Array; json?: Uint8Array } | null | und
 }
 
 const dynamic = (d: Device | null): { msgpack: Buffer } => ({ msgpack: writeMsgpack(d) });
+
+/** BENCH_NODE_FLOOR_SCHEMA=ours: our provider's schema, values of any shape. */
+const OUR_SCHEMA = process.env["BENCH_NODE_FLOOR_SCHEMA"] === "ours";
+type Obj = Record<string, unknown>;
+let anyCodec: { decode(b: Uint8Array): unknown; encode(v: unknown): Buffer } | undefined;
+
+/** A msgpack codec of any value, cty's unknown (extension 0; 12 is a refined unknown) as {@link UNKNOWN}. */
+function msgpackCodec(): NonNullable<typeof anyCodec> {
+  if (!anyCodec) {
+    const { Decoder, Encoder, ExtensionCodec } = require("@msgpack/msgpack") as typeof import("@msgpack/msgpack");
+    const extensionCodec = new ExtensionCodec();
+    extensionCodec.register({ type: 0, encode: (v: unknown) => (v === UNKNOWN ? new Uint8Array([0]) : null), decode: () => UNKNOWN });
+    extensionCodec.register({ type: 12, encode: () => null, decode: () => UNKNOWN });
+    const decoder = new Decoder({ extensionCodec });
+    const encoder = new Encoder({ extensionCodec });
+    // Buffer.from copies: the encoder reuses its buffer.
+    anyCodec = { decode: (b) => decoder.decode(b), encode: (v) => Buffer.from(encoder.encode(v)) };
+  }
+  return anyCodec;
+}
+
+/** A `DynamicValue`'s object (msgpack, or UpgradeResourceState's JSON), of any attributes. */
+function readAny(dv: { msgpack?: Uint8Array; json?: Uint8Array } | null | undefined): Obj | null {
+  if (dv?.msgpack?.length) return msgpackCodec().decode(dv.msgpack) as Obj | null;
+  if (dv?.json?.length) return JSON.parse(Buffer.from(dv.json).toString("utf8")) as Obj | null;
+  return null;
+}
+
+const anyDynamic = (v: Obj | null): { msgpack: Buffer } => ({ msgpack: msgpackCodec().encode(v) });
 const fail = (err: unknown): { diagnostics: object[] } => ({ diagnostics: [{ severity: 1, summary: err instanceof Error ? err.message : String(err) }] });
 const str = (type: "string"): Buffer => Buffer.from(JSON.stringify(type));
 
@@ -287,7 +324,9 @@ function server(onShutdown: () => void): grpc.Server {
   const acct = (): Account => account ?? (account = new Account(process.env["DNS_ACCOUNT_BASE_URL"] ?? "", "", process.env["DNS_ACCOUNT_PASSWORD"] ?? ""));
   const none = { diagnostics: [] };
   const s = new grpc.Server();
-  s.addService(provider, {
+  const configured = (a: Account): void => void (account = a);
+  /** The floor's own schema, and devices of its four attributes. */
+  const floorHandlers: Record<string, Unary> = {
     GetMetadata: handle(() => ({ resources: [{ type_name: "dnsaccount_device" }], diagnostics: [] })),
     GetProviderSchema: ((_call, callback) => callback(null, (schema ??= Buffer.from(root.lookupType("tfplugin6.GetProviderSchema.Response").encode(SCHEMA).finish())))) as Unary,
     GetResourceIdentitySchemas: handle(() => ({ identity_schemas: {}, diagnostics: [] })),
@@ -296,7 +335,7 @@ function server(onShutdown: () => void): grpc.Server {
     ConfigureProvider: handle((r) => {
       const config = r.config?.msgpack?.length ? readMsgpack(r.config.msgpack) : null;
       const username = config?.["username"];
-      account = new Account(process.env["DNS_ACCOUNT_BASE_URL"] ?? "", typeof username === "string" ? username : "", process.env["DNS_ACCOUNT_PASSWORD"] ?? "");
+      configured(new Account(process.env["DNS_ACCOUNT_BASE_URL"] ?? "", typeof username === "string" ? username : "", process.env["DNS_ACCOUNT_PASSWORD"] ?? ""));
       return none;
     }),
     StopProvider: handle(() => ({})),
@@ -325,7 +364,8 @@ function server(onShutdown: () => void): grpc.Server {
       }
       throw new Error("the tofu node floor does not update devices");
     }),
-  });
+  };
+  s.addService(provider, OUR_SCHEMA ? { ...floorHandlers, ...ourSchemaHandlers(acct, configured) } : floorHandlers);
   s.addService(service(root, "plugin.GRPCController", ["Shutdown"], () => ["plugin.Empty", "plugin.Empty"]), {
     Shutdown: ((_call, callback) => {
       process.stderr.write(`${JSON.stringify({ "@level": "debug", "@message": "Shutdown: the client is done with the provider", "@timestamp": new Date().toISOString() })}\n`);
@@ -335,6 +375,47 @@ function server(onShutdown: () => void): grpc.Server {
   });
   s.addService(service(root, "grpc.health.v1.Health", ["Check"], () => ["grpc.health.v1.HealthCheckRequest", "grpc.health.v1.HealthCheckResponse"]), { Check: ((_call, callback) => callback(null, { status: 1 })) as Unary });
   return s;
+}
+
+/**
+ * BENCH_NODE_FLOOR_SCHEMA=ours: our provider's schema answer (read once, from beside the bundle), its
+ * provider block read whatever it holds, and devices of any attributes: the same calls and requests.
+ */
+function ourSchemaHandlers(acct: () => Account, configured: (a: Account) => void): Record<string, Unary> {
+  let schema: Buffer | undefined;
+  return {
+    GetProviderSchema: ((_call, callback) => callback(null, (schema ??= readFileSync(path.join(__dirname, "schema-ours.bin"))))) as Unary,
+    ConfigureProvider: handle((r) => {
+      const username = readAny(r.config)?.["username"];
+      configured(new Account(process.env["DNS_ACCOUNT_BASE_URL"] ?? "", typeof username === "string" ? username : "", process.env["DNS_ACCOUNT_PASSWORD"] ?? ""));
+      return { diagnostics: [] };
+    }),
+    UpgradeResourceState: handle((r) => ({ upgraded_state: anyDynamic(readAny(r.raw_state)), diagnostics: [] })),
+    ReadResource: handle(async (r) => {
+      const d = readAny(r.current_state);
+      const live = await acct().call("GET", `/devices/${String(d?.["id"])}`);
+      return { new_state: live ? r.current_state : anyDynamic(null), private: r.private, diagnostics: [] };
+    }),
+    PlanResourceChange: handle((r) => {
+      const proposed = readAny(r.proposed_new_state);
+      const prior = readAny(r.prior_state);
+      if (proposed === null || prior !== null) return { planned_state: r.proposed_new_state, planned_private: r.prior_private, diagnostics: [] };
+      return { planned_state: anyDynamic({ ...proposed, id: UNKNOWN }), diagnostics: [] };
+    }),
+    ApplyResourceChange: handle(async (r) => {
+      const planned = readAny(r.planned_state);
+      const prior = readAny(r.prior_state);
+      if (planned === null) {
+        await acct().call("DELETE", `/devices/${String(prior?.["id"])}`);
+        return { new_state: r.planned_state, diagnostics: [] };
+      }
+      if (prior === null) {
+        const made = await acct().call("POST", "/devices", { name: planned["name"], device_type: planned["device_type"], dns_server_id: planned["dns_server_id"] });
+        return { new_state: anyDynamic({ ...planned, id: String(made?.["id"]) }), diagnostics: [] };
+      }
+      throw new Error("the tofu node floor does not update devices");
+    }),
+  };
 }
 
 /** What ./entry hands over: the port's connections (paused), and the certificates when AutoMTLS is on. */
@@ -382,6 +463,8 @@ export function warm(): void {
   root.lookupType("tfplugin6.GetProviderSchema.Response").encode(SCHEMA);
   s.createConnectionInjector(grpc.ServerCredentials.createInsecure());
   readDevice(dynamic({ device_type: "LINUX", dns_server_id: "s", id: UNKNOWN, name: "n" }));
+  // The codec of BENCH_NODE_FLOOR_SCHEMA=ours too (the build warms without it), as ours has its own in its cache.
+  readAny(anyDynamic({ name: "n", id: UNKNOWN, settings: { protection_enabled: true } }));
   new Account("http://127.0.0.1:1", "u", "p").warm();
   s.forceShutdown();
 }
