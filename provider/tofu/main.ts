@@ -11,8 +11,9 @@
  *    (within {@link SHUTDOWN_REVOKE_MS}: go-plugin kills a provider 2 s after Shutdown), on SIGTERM
  *    (../shared/exit-revocation; never on SIGINT), and when tofu is gone without a Shutdown (killed):
  *    a connection to the port closed and tofu is no longer there (./parent), the same check every
- *    {@link PARENT_CHECK_MS} as a backstop, or stderr, a pipe only tofu reads, broke. The port is the face's own listener (./announce): the gRPC server gets each of its
- *    connections through grpc-js's connection injector, and this module sees each end.
+ *    {@link PARENT_CHECK_MS} as a backstop, or stderr, a pipe only tofu reads, broke. The port is the
+ *    face's own listener (./announce): the gRPC server gets each of its connections through grpc-js's
+ *    connection injector, and this module sees each end.
  *
  * Nothing here loads the Pulumi plugin's modules, and the Pulumi plugin loads none of these.
  */
