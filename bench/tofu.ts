@@ -23,8 +23,8 @@
  *   that makes requests (its own table);
  * - tofu node floor, our schema: the same Node floor serving our provider's schema (BENCH_NODE_FLOOR_SCHEMA=ours:
  *   its GetProviderSchema answer, a device's other attributes kept as tofu sends them), the same requests:
- *   what tofu itself spends on our larger schema is in it too, so ours ÷ it is our provider's own work
- *   (its own table);
+ *   what tofu spends on our schema's declaration is in it too, not what it spends on the values ours keeps
+ *   in the state (its own table);
  * - ours: the release executable (`npm run package:tofu`'s linux-amd64 zip) installed from its packed
  *   mirror as users install it, the same configuration (a password login: `username` in the provider
  *   block, the password and base URL in the environment);

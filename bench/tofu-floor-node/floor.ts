@@ -13,8 +13,9 @@
  * With BENCH_NODE_FLOOR_SCHEMA=ours it serves our provider's schema instead (its GetProviderSchema answer,
  * which ./build writes beside the bundle as `schema-ours.bin`), with the same calls and requests: a
  * device's other attributes are kept as tofu sends them (read and written with @msgpack/msgpack, loaded
- * on first use; only `id` is set, from the create's answer). What tofu itself spends on our larger schema
- * is then in the floor too, and ours ÷ this floor is what our provider's own work costs.
+ * on first use; only `id` is set, from the create's answer). What tofu spends on our schema's declaration
+ * is then in the floor too; what it spends on the values ours keeps in the state is not (the floor's are
+ * null), nor is our provider's own work.
  *
  * Made to be the strongest reasonable Node provider, not a straw man: messages are encoded from plain
  * objects and decoded without a conversion pass, values are read and written by a msgpack codec of the
