@@ -3,7 +3,9 @@
 //   PROF_FLOOR_BIN=<go floor> PROF_SEA_BIN=<release executable> node bench/tofu-profile.mjs
 // Faces (PROF_FACES, default floor,sea,npm): floor (the Go floor, PROF_FLOOR_BIN), sea (a release executable,
 // PROF_SEA_BIN), npm (node dist/provider/tofu/bin.js), dev (node PROF_DEV_ENTRY, e.g. an unminified bundle's entry),
-// old (node PROF_OLD_BIN, e.g. a copy of an earlier dist/provider/tofu/bin.js, for a paired A/B).
+// old (node PROF_OLD_BIN, e.g. a copy of an earlier dist/provider/tofu/bin.js, for a paired A/B), node (the Node
+// floor's launcher, PROF_NODE_FLOOR_BIN: bench/tofu-floor-node, built by `npm run bench -- tofu` into the cache),
+// nodeours (the same Node floor serving our schema, BENCH_NODE_FLOOR_SCHEMA=ours).
 // Each face is installed through dev_overrides as a wrapper that runs the provider under /usr/bin/time, so every
 // provider process's user+sys CPU and wall time are recorded; tofu itself runs under /usr/bin/time too (its reaped
 // children included), so tofu's own CPU = its total − its providers'. apply / plan / destroy of PROF_DEVICES (20)
@@ -31,7 +33,8 @@ const USERNAME = "bench@example.com", PASSWORD = "bench-password-tofu";
 const ROUNDS = Number(process.env.PROF_ROUNDS ?? 3), N = Number(process.env.PROF_DEVICES ?? 20);
 const FLOOR = process.env.PROF_FLOOR_BIN, SEA = process.env.PROF_SEA_BIN;
 const FACES = (process.env.PROF_FACES ?? "floor,sea,npm").split(",");
-const real = { floor: [FLOOR], sea: [SEA], npm: [process.execPath, path.join(repo, "dist/provider/tofu/bin.js")], dev: [process.execPath, process.env.PROF_DEV_ENTRY], old: [process.execPath, process.env.PROF_OLD_BIN] };
+const NODE_FLOOR = process.env.PROF_NODE_FLOOR_BIN;
+const real = { floor: [FLOOR], node: [NODE_FLOOR], nodeours: [NODE_FLOOR], sea: [SEA], npm: [process.execPath, path.join(repo, "dist/provider/tofu/bin.js")], dev: [process.execPath, process.env.PROF_DEV_ENTRY], old: [process.execPath, process.env.PROF_OLD_BIN] };
 
 let reqs = [];
 const emu = await startEmulator({ users: [{ username: USERNAME, password: PASSWORD }], apiKeys: [{ key: "k", username: USERNAME }], limits: { devices: N + 10 }, log: (line) => reqs.push(line.replace(/\/(?=[^/ ]*\d)[^/ ]{8,}(?=[/ ])/g, "/{id}")) });
@@ -46,7 +49,7 @@ for (const face of FACES) {
   const w = path.join(plugins, "terraform-provider-dnsaccount");
   writeFileSync(w, `#!/bin/bash\nexec /usr/bin/time -o "${times}/$$.\${PROF_TAG:-x}.time" -f "%U %S %e %M" ${real[face].map((a) => JSON.stringify(a)).join(" ").replace(/^("[^"]*")/, ["npm", "dev", "old"].includes(face) ? "$1 $PROF_NODE_FLAGS" : "$1")} "$@"\n`);
   chmodSync(w, 0o755);
-  const env = _tofuEnv(d, `provider_installation {\n  dev_overrides {\n    "${SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_PASSWORD: PASSWORD });
+  const env = _tofuEnv(d, `provider_installation {\n  dev_overrides {\n    "${SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, { DNS_ACCOUNT_BASE_URL: emu.url, DNS_ACCOUNT_PASSWORD: PASSWORD, ...(face === "nodeours" ? { BENCH_NODE_FLOOR_SCHEMA: "ours" } : {}) });
   writeFileSync(path.join(cfg, "main.tf"), `${REQUIRED}provider "dnsaccount" {\n  username = "${USERNAME}"\n}\nresource "dnsaccount_device" "d" {\n  count         = ${N}\n  name          = "Device \${count.index}"\n  device_type   = "LINUX"\n  dns_server_id = ${JSON.stringify(server.id)}\n}\n`);
   dirs[face] = { cfg, times, env };
 }
