@@ -8,6 +8,7 @@
  * - `floor.bundle.js.cache`: its V8 code cache, written by this Node after loading the bundle and running
  *   its `warm()`, in a child process (it pays: through tofu, 0.20–0.23 s of CPU per provider process that
  *   makes no request with it, 0.27–0.30 s without; BENCH_NODE_FLOOR_NO_CACHE=1 loads the bundle without);
+ * - `floor.bundle.js.ours.cache`: the same, warmed with BENCH_NODE_FLOOR_SCHEMA=ours (its msgpack codec);
  * - `schema-ours.bin`: our provider's GetProviderSchema answer (provider/tofu/schema-answer.ts), which the
  *   floor serves under BENCH_NODE_FLOOR_SCHEMA=ours;
  * - `terraform-provider-dnsaccount`: the launcher tofu starts, `#!/bin/sh` + `exec <this node> <entry.js>`
@@ -53,8 +54,11 @@ export async function buildNodeFloor(): Promise<string> {
   writeFileSync(path.join(tmp, "schema-ours.bin"), ourSchema);
   const bundle = path.join(tmp, "floor.bundle.js");
   const code = `const { loadWithCache } = require(${JSON.stringify(path.join(tmp, "entry.js"))}); const f = ${JSON.stringify(bundle)};
-const { exports, script } = loadWithCache(f); exports.warm(); require("node:fs").writeFileSync(f + ".cache", script.createCachedData());`;
-  execFileSync(process.execPath, ["-e", code], { stdio: ["ignore", "ignore", "inherit"] });
+const { exports, script } = loadWithCache(f); exports.warm(); require("node:fs").writeFileSync(f + process.argv[1], script.createCachedData());`;
+  // One cache per mode: the plain floor's holds none of our-schema mode's code (./floor's warm() follows the mode).
+  const { BENCH_NODE_FLOOR_SCHEMA: _mode, ...env } = process.env;
+  execFileSync(process.execPath, ["-e", code, ".cache"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, ["-e", code, ".ours.cache"], { env: { ...env, BENCH_NODE_FLOOR_SCHEMA: "ours" }, stdio: ["ignore", "ignore", "inherit"] });
   mkdirSync(path.dirname(dir), { recursive: true });
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);

@@ -18,7 +18,8 @@ import { mintServerCertificate } from "../../provider/tofu/tls";
 import type { Opened } from "./floor";
 
 /**
- * Loads a CommonJS bundle through `vm.Script`, with `file + ".cache"` as its code cache when present.
+ * Loads a CommonJS bundle through `vm.Script`, with its code cache when present: `file + ".cache"`, or
+ * `file + ".ours.cache"` under BENCH_NODE_FLOOR_SCHEMA=ours (warmed with that mode's code, ./build).
  *
  * @example
  * ```ts
@@ -28,7 +29,7 @@ import type { Opened } from "./floor";
 export function loadWithCache(file: string): { exports: unknown; script: Script } {
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(`${file}.cache`);
+    cachedData = readFileSync(`${file}${process.env["BENCH_NODE_FLOOR_SCHEMA"] === "ours" ? ".ours.cache" : ".cache"}`);
   } catch {
     cachedData = undefined;
   }
