@@ -79,22 +79,27 @@ export function _tofuEnv(dir: string, cliConfig = "", extra: NodeJS.ProcessEnv =
  * ```
  */
 export function _tofuMissing(): string | undefined {
-  const tofu = path.join(_tofuBin(), "tofu");
-  if (!existsSync(tofu)) return `no tofu in ${_tofuBin()} (run "npm run tofu")`;
+  return missingCli("tofu", _tofuBin(), _tofuVersion());
+}
+
+/** Why `<bin>/<name>` cannot run: absent, silent to `<name> version -json`, or not `version` (`npm run <name>` builds it). */
+function missingCli(name: TofuCli, bin: string, version: string): string | undefined {
+  const exe = path.join(bin, name);
+  if (!existsSync(exe)) return `no ${name} in ${bin} (run "npm run ${name}")`;
   let out: string;
   try {
     const env = { ...process.env, TF_CLI_CONFIG_FILE: "/dev/null", CHECKPOINT_DISABLE: "1" };
-    out = execFileSync(tofu, ["version", "-json"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    out = execFileSync(exe, ["version", "-json"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   } catch (e) {
-    return `${tofu} does not answer "tofu version -json": ${(e as Error).message.split("\n")[0]} (run "npm run tofu")`;
+    return `${exe} does not answer "${name} version -json": ${(e as Error).message.split("\n")[0]} (run "npm run ${name}")`;
   }
-  let version: unknown;
+  let said: unknown;
   try {
-    version = (JSON.parse(out) as { terraform_version?: unknown }).terraform_version;
+    said = (JSON.parse(out) as { terraform_version?: unknown }).terraform_version;
   } catch {
-    return `${tofu} answers "tofu version -json" with no JSON: ${out.slice(0, 200)}`;
+    return `${exe} answers "${name} version -json" with no JSON: ${out.slice(0, 200)}`;
   }
-  return version === _tofuVersion() ? undefined : `${tofu} is version ${String(version)}, not ${_tofuVersion()} (run "npm run tofu")`;
+  return said === version ? undefined : `${exe} is version ${String(said)}, not ${version} (run "npm run ${name}")`;
 }
 
 /**
@@ -111,5 +116,70 @@ export function _tofuMissing(): string | undefined {
  */
 export function _failWithoutTofu(missing: string | undefined): void {
   if (missing === undefined) return;
-  throw new Error(`the real tofu cannot run this: ${missing}`);
+  throw new Error(`the real tofu (or Terraform) cannot run this: ${missing}`);
+}
+
+/**
+ * The Terraform version `scripts/install-terraform.sh` builds when `TERRAFORM_VERSION` is not set: the
+ * newest the Go module proxy lists here. The script's own default must say the same (the tofu script
+ * test checks it).
+ */
+export const TERRAFORM_DEFAULT_VERSION = "1.13.3";
+
+/**
+ * The Terraform version the Terraform tests run: `TERRAFORM_VERSION` (a leading "v" dropped), else
+ * {@link TERRAFORM_DEFAULT_VERSION}.
+ *
+ * @example
+ * ```ts
+ * _terraformVersion(); // "1.13.3"
+ * ```
+ */
+export function _terraformVersion(): string {
+  const v = process.env.TERRAFORM_VERSION;
+  return v ? v.replace(/^v/, "") : TERRAFORM_DEFAULT_VERSION;
+}
+
+/**
+ * The folder holding `terraform` as `scripts/install-terraform.sh` (`npm run terraform`) leaves it:
+ * `${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/terraform/<version>/bin`; `TERRAFORM_BIN` overrides it.
+ *
+ * @example
+ * ```ts
+ * const terraform = path.join(_terraformBin(), "terraform");
+ * ```
+ */
+export function _terraformBin(): string {
+  if (process.env.TERRAFORM_BIN) return process.env.TERRAFORM_BIN;
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(cache, "pulumi-dns-account", "terraform", _terraformVersion(), "bin");
+}
+
+/** The CLIs the tofu tests drive: OpenTofu, and Terraform for the suites that say so. */
+export type TofuCli = "tofu" | "terraform";
+
+/**
+ * The executable of `cli`, as the tests run it.
+ *
+ * @example
+ * ```ts
+ * _cliPath("terraform"); // ~/.cache/pulumi-dns-account/terraform/1.13.3/bin/terraform
+ * ```
+ */
+export function _cliPath(cli: TofuCli): string {
+  return cli === "terraform" ? path.join(_terraformBin(), "terraform") : path.join(_tofuBin(), "tofu");
+}
+
+/**
+ * Why `cli` cannot run, or undefined when it can: {@link _tofuMissing} for tofu; for Terraform, no
+ * `terraform` in {@link _terraformBin}, or one that does not answer `terraform version -json` with
+ * {@link _terraformVersion} (`npm run terraform` builds it).
+ *
+ * @example
+ * ```ts
+ * before(() => _failWithoutTofu(_cliMissing("terraform")));
+ * ```
+ */
+export function _cliMissing(cli: TofuCli): string | undefined {
+  return cli === "terraform" ? missingCli("terraform", _terraformBin(), _terraformVersion()) : _tofuMissing();
 }

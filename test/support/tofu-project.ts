@@ -7,15 +7,24 @@ import { type Client, createClient } from "../../sdk";
 import { _assertNoSecrets, _closeAll, _repoRoot, _withLowerCase } from "./helpers";
 import { _useTempDirs } from "./temp";
 import { _sharedTofuRelease } from "./tofu-face";
-import { _failWithoutTofu, _tofuBin, _tofuEnv, _tofuMissing } from "./tofu-cli";
+import { _cliMissing, _cliPath, _failWithoutTofu, _tofuEnv, type TofuCli } from "./tofu-cli";
 
 const run = promisify(execFile);
 
 /** The provider's source address, as configurations require it. */
 export const TOFU_SOURCE = "registry.opentofu.org/pulumi-dns-account/dnsaccount";
 
+/** The provider's source address under Terraform, whose default registry host is registry.terraform.io (the mirror holds both). */
+export const TERRAFORM_SOURCE = "registry.terraform.io/pulumi-dns-account/dnsaccount";
+
+/** The source address a configuration of `cli` requires. */
+const sourceOf = (cli: TofuCli): string => (cli === "terraform" ? TERRAFORM_SOURCE : TOFU_SOURCE);
+
+/** The `terraform { required_providers … }` block of a configuration requiring `source`. */
+const requiredProviders = (source: string): string => `terraform {\n  required_providers {\n    dnsaccount = { source = "${source}" }\n  }\n}\n`;
+
 /** The `terraform { required_providers … }` block every test configuration starts with. */
-export const REQUIRED_PROVIDERS = `terraform {\n  required_providers {\n    dnsaccount = { source = "${TOFU_SOURCE}" }\n  }\n}\n`;
+export const REQUIRED_PROVIDERS = requiredProviders(TOFU_SOURCE);
 
 /** `tofu <command> [<subcommand>] <our options> <the rest>`: no colour, and no input where tofu would ask. */
 function commandLine(args: string[]): string[] {
@@ -46,6 +55,8 @@ export type TofuInstall = "mirror" | "dev_overrides";
 export interface TofuProjectOptions {
   /** How the provider is installed: `"dev_overrides"` unless said. */
   install?: TofuInstall;
+  /** The CLI that runs the commands: tofu unless said; Terraform requires the provider at {@link TERRAFORM_SOURCE}. */
+  cli?: TofuCli;
 }
 
 /** A tofu working folder, its own CLI configuration naming where its provider comes from ({@link TofuInstall}). */
@@ -56,6 +67,8 @@ export interface TofuProject {
   env: NodeJS.ProcessEnv;
   /** How the provider was installed. */
   install: TofuInstall;
+  /** The CLI that runs the commands. */
+  cli: TofuCli;
   /** Writes `main.tf`: the required_providers block, then `config`. */
   write(config: string): void;
   /** Runs `tofu <args>` (no colour, no input); resolves whatever its exit code. */
@@ -81,46 +94,47 @@ export interface TofuProject {
  * await project.ok(["apply", "-auto-approve"]);
  * ```
  */
-export function _tofuProject(root: string, extraEnv?: NodeJS.ProcessEnv, options?: { install?: "dev_overrides" }): TofuProject;
-export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv, options: { install: "mirror" }): Promise<TofuProject>;
+export function _tofuProject(root: string, extraEnv?: NodeJS.ProcessEnv, options?: { install?: "dev_overrides"; cli?: TofuCli }): TofuProject;
+export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv, options: { install: "mirror"; cli?: TofuCli }): Promise<TofuProject>;
 export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv, options: TofuProjectOptions): TofuProject | Promise<TofuProject>;
 export function _tofuProject(root: string, extraEnv: NodeJS.ProcessEnv = {}, options: TofuProjectOptions = {}): TofuProject | Promise<TofuProject> {
-  if (options.install === "mirror") return mirrorProject(root, extraEnv);
+  const cli = options.cli ?? "tofu";
+  if (options.install === "mirror") return mirrorProject(root, extraEnv, cli);
   const plugins = path.join(root, "plugins");
   mkdirSync(plugins, { recursive: true });
   // tofu runs `terraform-provider-<type>` from the override folder: here, a wrapper around the npm bin.
   const wrapper = path.join(plugins, "terraform-provider-dnsaccount");
   writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(_repoRoot(), "dist", "provider", "tofu", "bin.js"))} "$@"\n`);
   chmodSync(wrapper, 0o755);
-  return project(root, "dev_overrides", `provider_installation {\n  dev_overrides {\n    "${TOFU_SOURCE}" = "${plugins}"\n  }\n  direct {}\n}\n`, extraEnv);
+  return project(root, "dev_overrides", `provider_installation {\n  dev_overrides {\n    "${sourceOf(cli)}" = "${plugins}"\n  }\n  direct {}\n}\n`, extraEnv, cli);
 }
 
 /** The `"mirror"` install of {@link _tofuProject}: the folder's CLI configuration names the shared release's mirror, then `tofu init`. */
-async function mirrorProject(root: string, extraEnv: NodeJS.ProcessEnv): Promise<TofuProject> {
+async function mirrorProject(root: string, extraEnv: NodeJS.ProcessEnv, cli: TofuCli): Promise<TofuProject> {
   if (process.platform !== "linux" || process.arch !== "x64") throw new Error(`the tofu tests' release is built for linux-amd64 only, not ${process.platform}-${process.arch}`);
   const release = await _sharedTofuRelease();
-  const p = project(root, "mirror", `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(release.mirror)}\n  }\n}\n`, extraEnv);
+  const p = project(root, "mirror", `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(release.mirror)}\n  }\n}\n`, extraEnv, cli);
   // The requirements alone: what `tofu init` reads. The tests' configurations keep them (write() starts
   // every main.tf with them), so the installation and the lock file serve every later command.
   p.write("");
   const init = await p.ok(["init"]);
-  if (!init.includes(`Installed pulumi-dns-account/dnsaccount v${release.version}`)) throw new Error(`tofu init did not install the release from the mirror:\n${init}`);
+  if (!init.includes(`Installed pulumi-dns-account/dnsaccount v${release.version}`)) throw new Error(`${cli} init did not install the release from the mirror:\n${init}`);
   const lock = readFileSync(path.join(p.dir, ".terraform.lock.hcl"), "utf8");
-  if (!new RegExp(`provider "${TOFU_SOURCE.replace(/[.]/g, "\\.")}" \\{\\s*version\\s*=\\s*"${release.version.replace(/[.]/g, "\\.")}"[\\s\\S]*?"h1:`).test(lock)) {
-    throw new Error(`tofu init locked no h1: hash of version ${release.version}:\n${lock}`);
+  if (!new RegExp(`provider "${sourceOf(cli).replace(/[.]/g, "\\.")}" \\{\\s*version\\s*=\\s*"${release.version.replace(/[.]/g, "\\.")}"[\\s\\S]*?"h1:`).test(lock)) {
+    throw new Error(`${cli} init locked no h1: hash of version ${release.version}:\n${lock}`);
   }
   return p;
 }
 
 /** A project in `root/config` whose commands get `cliConfig` as their CLI configuration, and `extraEnv`. */
-function project(root: string, install: TofuInstall, cliConfig: string, extraEnv: NodeJS.ProcessEnv): TofuProject {
+function project(root: string, install: TofuInstall, cliConfig: string, extraEnv: NodeJS.ProcessEnv, cli: TofuCli): TofuProject {
   const dir = path.join(root, "config");
   mkdirSync(dir, { recursive: true });
   const env = _tofuEnv(root, cliConfig, extraEnv);
   const tofu = (args: string[], more: NodeJS.ProcessEnv = {}): Promise<TofuRun> =>
     // The options go right after the command (`providers lock`, `state rm`: after the subcommand), as
     // `import ADDR ID` takes its arguments last.
-    run(path.join(_tofuBin(), "tofu"), commandLine(args), {
+    run(_cliPath(cli), commandLine(args), {
       cwd: dir,
       env: { ...env, ...more },
       maxBuffer: 64 * 1024 * 1024,
@@ -139,11 +153,12 @@ function project(root: string, install: TofuInstall, cliConfig: string, extraEnv
     dir,
     env,
     install,
-    write: (config) => writeFileSync(path.join(dir, "main.tf"), `${REQUIRED_PROVIDERS}${config}`),
+    cli,
+    write: (config) => writeFileSync(path.join(dir, "main.tf"), `${requiredProviders(sourceOf(cli))}${config}`),
     tofu,
     async ok(args, more) {
       const r = await tofu(args, more);
-      if (r.code !== 0) throw new Error(`tofu ${args.join(" ")} exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
+      if (r.code !== 0) throw new Error(`${cli} ${args.join(" ")} exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
       return r.stdout + r.stderr;
     },
     stateText,
@@ -210,6 +225,8 @@ export interface TofuSuiteOptions {
   searchState?: boolean;
   /** How the project's provider is installed: the filesystem mirror, as users do, unless said. */
   install?: TofuInstall;
+  /** The CLI that runs the project's commands: tofu unless said. */
+  cli?: TofuCli;
 }
 
 /** What {@link _tofuSuite} sets up; `emu`, `dashboard` and `project` are there once the suite's first `before` hook has run. */
@@ -274,15 +291,15 @@ export function _tofuSuite(options: TofuSuiteOptions): TofuSuite {
     plan: () => run(["plan", "-detailed-exitcode"]),
   } as Partial<TofuSuite> as TofuSuite;
   before(async function () {
-    _failWithoutTofu(_tofuMissing());
+    _failWithoutTofu(_cliMissing(options.cli ?? "tofu"));
     suite.emu = await startEmulator(options.emulator);
     suite.emu.addApiKey(options.dashboard.username, options.dashboard.apiKey);
     suite.dashboard = createClient({ baseUrl: suite.emu.url, apiKey: options.dashboard.apiKey });
     const install = options.install ?? "mirror";
     if (install === "mirror") await _sharedTofuRelease();
     const started = Date.now();
-    suite.project = await _tofuProject(suite.tmp(options.prefix), options.env(suite.emu), { install });
-    if (suite.project.install === "mirror") console.log(`      tofu init from the filesystem mirror in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    suite.project = await _tofuProject(suite.tmp(options.prefix), options.env(suite.emu), { install, cli: options.cli ?? "tofu" });
+    if (suite.project.install === "mirror") console.log(`      ${suite.project.cli} init from the filesystem mirror in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
   after(async () => {
     await _closeAll(
