@@ -27,7 +27,8 @@ import { type Lifecycle, PartialCreateError, type ProviderContext } from "../sha
 import { type Document, schema as packageSchema } from "../schema/shape";
 import { dataSourceType, programNames, resourceType, terraformSchema, type TfBlock, type TfProviderSchema, type TfSchema } from "./schema";
 import { blockShape, fromProgram, hasUnknown, type Shape, TF_UNKNOWN, type TfValue, tfName, toProgram } from "./values";
-import { UNKNOWN } from "../shared/unknown";
+import { isUnknown, UNKNOWN } from "../shared/unknown";
+import { destroyFields } from "../shared/retain";
 import { attributePath, type Diagnostic, errorDiagnostic, failureDiagnostics } from "./words";
 import { log } from "./log";
 
@@ -57,6 +58,9 @@ const MOVES: Record<string, Record<string, string[]>> = {
   "dns-account:index:Device": { dohPasswordKeepers: ["dnsAddressesWithAuth"], deleteOnDestroy: ["retainOnDestroy"] },
   "dns-account:index:DedicatedIpv4": { deviceId: ["adoptedDeviceId", "linkManaged"] },
 };
+
+/** The resources whose state records what destroy does (provider/shared/retain): `delete_on_destroy`, `retain_on_destroy`. */
+const DESTROY_RULE = new Set(["dns-account:index:DnsServer", "dns-account:index:Device"]);
 
 /** One resource type as the face serves it. */
 interface ResourceKind {
@@ -355,8 +359,19 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
   const unknown = (names: Iterable<string>) => {
     for (const k of names) if (kind.computed.has(k) && (!kind.inputs.has(k) || planned[k] === null)) planned[k] = TF_UNKNOWN;
   };
+  /**
+   * What destroy will do is the configuration's (`adopt`, `delete_on_destroy`), as the create or update
+   * records it (destroyFields): planned known, not "(known after apply)", unless one of them is not known yet.
+   */
+  const destroyRule = (): void => {
+    if (!DESTROY_RULE.has(kind.token) || isUnknown(news.deleteOnDestroy) || isUnknown(news.adopt)) return;
+    const rule = destroyFields(news);
+    planned.delete_on_destroy = rule.deleteOnDestroy;
+    planned.retain_on_destroy = rule.retainOnDestroy;
+  };
   if (!priorObject) {
     unknown([...kind.computedOnly, ...leftToService]);
+    destroyRule();
     return { planned, requiresReplace: [], diagnostics };
   }
   const id = String(priorObject.id ?? "");
@@ -380,6 +395,7 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
     }
     unknown([...kind.computedOnly, ...leftToService]);
     settings(true);
+    destroyRule();
     return { planned, requiresReplace, diagnostics };
   }
   const changed = [...new Set([...Object.keys(news), ...Object.keys(olds)])].filter((k) => JSON.stringify(news[k]) !== JSON.stringify(olds[k]));
@@ -388,6 +404,7 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
   const moves = MOVES[kind.token] ?? {};
   unknown([...new Set([...(moves["*"] ?? []), ...changed.flatMap((k) => moves[k] ?? [])])].map(tfName));
   for (const k of leftToService) if ((priorObject[k] ?? null) !== null) planned[k] = TF_UNKNOWN;
+  destroyRule();
   return { planned, requiresReplace: [], diagnostics };
 }
 

@@ -160,10 +160,14 @@ const DESCRIPTION_WORDS: [RegExp, string][] = [
   [/a Token's `refreshToken` output/g, "a dnsaccount_token's `refresh_token`"],
   [/the provider's configuration/g, "the provider block"],
   [/the account resources and functions/g, "the account resources and data sources"],
+  [/once per provider during `check` \(and so in every preview\)/g, "once per provider process when it first checks a resource (so in every plan)"],
+  [/fails the preview/g, "fails the plan"],
 ];
 
 /** The same, once the names are tofu's. */
 const DESCRIPTION_WORDS_AFTER: [RegExp, string][] = [
+  // One attribute holds the argument and what the state records of it: say how the state shows "unset".
+  [/(Unset: an? (?:device|server) the configuration created is deleted, an adopted one is kept\.)/g, "$1 The state holds `false` when it is unset; `retain_on_destroy` says what destroy will do."],
   // An input set in the configuration: `name = value`.
   [/`(\w+): (true|false|"[^"`]*")`/g, "`$1 = $2`"],
   // A Token's `mode` holds a value, not a name: `refreshToken` is what the state says.

@@ -104,11 +104,13 @@ const outputSchema = lazy(() => {
     refreshToken: token.optional(),
     refresh_token: token.optional(),
     expiresAt: z.union([z.string(), z.number()]).optional(),
+    expires_at: z.union([z.string(), z.number()]).optional(),
     expires_in: z
       .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
       .pipe(z.number().int().positive().max(MAX_EXPIRES_IN_SECONDS))
       .optional(),
     baseUrl: z.string().min(1).refine((s) => !NOT_PLAIN.test(s)).optional(),
+    base_url: z.string().min(1).refine((s) => !NOT_PLAIN.test(s)).optional(),
   })
   .loose();
 });
@@ -116,14 +118,16 @@ const outputSchema = lazy(() => {
 /** Why a field of the command's JSON was refused, naming the field and never its value. */
 function wrongField(field: string): string {
   if (TOKEN_FIELDS.has(field)) return `The credential command's "${field}" must be a non-empty string of printable ASCII (RFC 6749), with no control characters`;
-  if (field === "baseUrl") return 'The credential command\'s "baseUrl" must be a non-empty URL with no control or format characters';
+  if (field === "baseUrl" || field === "base_url") return `The credential command's "${field}" must be a non-empty URL with no control or format characters`;
   return `The credential command's JSON has a wrong "${field}"`;
 }
 
 /**
  * Runs a configured credential command and reads a token set from its stdout: JSON with `accessToken`
- * (and `expiresAt`, RFC 3339 or epoch ms) and/or `refreshToken`; the token endpoint's snake_case names
- * are accepted too. Its stderr goes straight to ours (the user sees prompts and errors) and is never
+ * (and `expiresAt`, RFC 3339 or epoch ms) and/or `refreshToken`, and the `baseUrl` they were issued
+ * for; the snake_case names (`access_token`, `expires_in`, `expires_at`, `base_url`) are accepted too. Two
+ * different base URLs (`baseUrl` and `base_url`) are refused: a token must never go to an origin it was
+ * not issued for. Its stderr goes straight to ours (the user sees prompts and errors) and is never
  * parsed. A non-zero exit, a timeout or output that is not such JSON is a {@link CredentialProcessError}.
  * The command runs in a process group of its own, with no stdin and only {@link credentialCommandEnv}'s
  * variables; at the timeout the whole group is killed and the call fails at once, even if a background
@@ -192,16 +196,21 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
       if (!accessToken && !refreshToken) {
         return reject(new CredentialProcessError('The credential command printed neither "accessToken" nor "refreshToken"', { field: "accessToken" }));
       }
+      if (o.baseUrl !== undefined && o.base_url !== undefined && o.baseUrl !== o.base_url) {
+        return reject(new CredentialProcessError('The credential command printed both "baseUrl" and "base_url", and they differ', { field: "baseUrl" }));
+      }
+      const baseUrl = o.baseUrl ?? o.base_url;
       let expiresAt: number | undefined;
-      if (o.expiresAt !== undefined) {
-        expiresAt = typeof o.expiresAt === "number" ? o.expiresAt : Date.parse(o.expiresAt);
-        if (!isTime(expiresAt)) return reject(new CredentialProcessError('The credential command\'s "expiresAt" is not an RFC 3339 time or epoch milliseconds', { field: "expiresAt" }));
+      const at = o.expiresAt !== undefined ? (["expiresAt", o.expiresAt] as const) : o.expires_at !== undefined ? (["expires_at", o.expires_at] as const) : undefined;
+      if (at) {
+        expiresAt = typeof at[1] === "number" ? at[1] : Date.parse(at[1]);
+        if (!isTime(expiresAt)) return reject(new CredentialProcessError(`The credential command's "${at[0]}" is not an RFC 3339 time or epoch milliseconds`, { field: at[0] }));
       } else if (o.expires_in !== undefined) expiresAt = clock.now() + o.expires_in * 1000;
       resolve({
         ...(accessToken ? { accessToken } : {}),
         ...(refreshToken ? { refreshToken } : {}),
         ...(expiresAt !== undefined ? { expiresAt } : {}),
-        ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
       });
     });
   });

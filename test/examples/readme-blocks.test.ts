@@ -808,7 +808,7 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
           run: 'DNS_ACCOUNT_USERNAME=me@example.com DNS_ACCOUNT_PASSWORD="$PASSWORD" dns-account login',
           reason: "… stands for the reader's own username and password",
         },
-        { line: "dns-account export [--format typescript]", run: "dns-account export", reason: "[…] marks an optional part (the export block runs --format typescript)" },
+        { line: "dns-account export [--format typescript|hcl]", run: "dns-account export", reason: "[…] marks an optional part (the export block runs --format typescript; test/tofu/export-hcl.test.ts --format hcl)" },
         {
           line: "dns-account emulator --port 8787",
           run: null,

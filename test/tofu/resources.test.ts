@@ -63,6 +63,9 @@ ${o.extra ?? ""}`;
     suite.project.write(config());
     const applied = await ok("apply", "-auto-approve");
     assert.match(applied, /Apply complete! Resources: 2 added, 0 changed, 0 destroyed/);
+    // What destroy will do is the configuration's, planned known (a created object is deleted).
+    assert.equal(applied.match(/\+ retain_on_destroy\s+= false/g)?.length, 2, applied);
+    assert.doesNotMatch(applied, /(delete|retain)_on_destroy\s+= \(known after apply\)/, applied);
     const state = suite.project.resources();
     serverId = String(state.get("dnsaccount_dns_server.home")!.server_id);
     deviceId = String(state.get("dnsaccount_device.laptop")!.device_id);
@@ -86,6 +89,7 @@ ${o.extra ?? ""}`;
     assert.match(planned.out, /Plan: 0 to add, 2 to change, 0 to destroy/);
     assert.doesNotMatch(planned.out, /must be replaced|forces replacement/);
     assert.doesNotMatch(planned.out, /(server_id|device_id|dns_addresses)\s+=\s+\(known after apply\)/, "what the change cannot move stays known");
+    assert.doesNotMatch(planned.out, /(delete|retain)_on_destroy/, "nor does what destroy will do (it is the configuration's)");
     await ok("apply", "-auto-approve");
     const device = await suite.dashboard.devices.get(deviceId);
     assert.equal(device.name, "Laptop 2");

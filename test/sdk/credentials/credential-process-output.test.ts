@@ -29,6 +29,32 @@ describe("runCredentialProcess: what a credential command prints is a credential
     }
   });
 
+  it('reads "base_url" and "expires_at" as it reads the other snake_case names; refuses a hostile "base_url" by that name', async () => {
+    const env = { PATH: process.env.PATH };
+    assert.deepEqual(await runCredentialProcess({ command: printing({ access_token: "ok", base_url: "http://127.0.0.1:8787", expires_at: "2030-01-01T00:00:00Z" }), env }), {
+      accessToken: "ok",
+      baseUrl: "http://127.0.0.1:8787",
+      expiresAt: Date.parse("2030-01-01T00:00:00Z"),
+    });
+    const hostile = await _rejects(runCredentialProcess({ command: printing({ accessToken: "ok", base_url: "https://x.example/\nVALUE" }), env }));
+    assert.ok(hostile instanceof CredentialProcessError);
+    assert.equal(hostile.field, "base_url");
+    assert.doesNotMatch(hostile.message, /VALUE/);
+    const late = await _rejects(runCredentialProcess({ command: printing({ accessToken: "ok", expires_at: "SECRET-not-a-time" }), env }));
+    assert.equal((late as CredentialProcessError).field, "expires_at");
+    assert.doesNotMatch(late.message, /SECRET/);
+  });
+
+  it('refuses two different base URLs ("baseUrl" and "base_url"): the token goes to neither', async () => {
+    const env = { PATH: process.env.PATH };
+    const err = await _rejects(runCredentialProcess({ command: printing({ accessToken: "ok", baseUrl: "https://SECRET-one.example", base_url: "https://VALUE-two.example" }), env }));
+    assert.ok(err instanceof CredentialProcessError);
+    assert.equal(err.field, "baseUrl");
+    assert.match(err.message, /both "baseUrl" and "base_url"/);
+    assert.doesNotMatch(err.message, /SECRET|VALUE/);
+    assert.deepEqual(await runCredentialProcess({ command: printing({ accessToken: "ok", baseUrl: "https://same.example", base_url: "https://same.example" }), env }), { accessToken: "ok", baseUrl: "https://same.example" });
+  });
+
   it("accepts a token with quotes, $, backticks and backslashes, and a URL with non-ASCII letters (both printed quoted)", async () => {
     const token = `a'b"c$(d)\`e\`\\f`;
     assert.deepEqual(await runCredentialProcess({ command: printing({ accessToken: token, baseUrl: "https://dns.exämple/ü" }), env: { PATH: process.env.PATH } }), {
