@@ -169,7 +169,9 @@ OAuth client: ${DEFAULT_CLIENTS.map((c) => c.clientId).join(", ")}, with loopbac
     if (v.quiet) out(emu.url);
     else {
       out(`Account API emulator listening on ${emu.url}`);
-      note(`Users: ${DEFAULT_USERS.map((u) => u.username).join(", ")} (dns-account emulator --help lists passwords and keys). Stop with Ctrl-C.`);
+      // Started by `npm run emulator` in a clone, where no dns-account command is on PATH: say the command that was run.
+      const help = process.env["npm_lifecycle_event"] === "emulator" ? "npm run emulator -- --help" : "dns-account emulator --help";
+      note(`Users: ${DEFAULT_USERS.map((u) => u.username).join(", ")} (${help} lists passwords and keys). Stop with Ctrl-C.`);
       if (v.state !== undefined) note(`Accounts are kept in ${v.state as string}${v.seed !== undefined ? " (--seed is used only while that file does not exist)" : ""}.`);
     }
     // Stop at once on Ctrl-C or SIGTERM: open keep-alive connections are cut, not waited for.

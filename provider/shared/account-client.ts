@@ -240,7 +240,8 @@ function refusal(err: unknown, own: boolean, host: string): Failure | undefined 
   const optOut = "(set the provider's skipCredentialsValidation, dns-account:skipCredentialsValidation, to check them only when they are used)";
   const property = own ? "credentials" : "";
   if (REFUSALS.has(err.code) || err.status === 401 || err.status === 403) {
-    return { property, reason: `${whose} were refused by the service at ${host}: ${err.code}: ${err.message} ${optOut}` };
+    // No opt-out here: a refused credential fails whenever it is used; skipping the check only puts that off.
+    return { property, reason: `${whose} were refused by the service at ${host}: ${err.code}: ${err.message}` };
   }
   if (err instanceof TransportError) {
     return { property, reason: `the service at ${host} cannot be reached to check ${whose}: ${err.code}: ${err.message} ${optOut}` };

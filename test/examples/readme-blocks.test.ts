@@ -870,8 +870,18 @@ Object.defineProperty(globalThis, "callbackUrl", { get: () => execFileSync(proce
       async run(block) {
         const command = this.lines![0]!.run!;
         const child: ChildProcess = spawn("bash", ["-c", command], { cwd: clone, env: npmEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+        // Its banner names the command that was run: in a clone there is no dns-account on PATH.
+        let said = "";
+        const helpLine = new Promise<void>((resolve) => {
+          child.stderr!.on("data", (d: Buffer) => {
+            said += d.toString();
+            if (/lists passwords and keys/.test(said)) resolve();
+          });
+        });
         try {
           const url = await _waitForLine(child, /listening on (http:\/\/\S+)/);
+          await helpLine;
+          assert.match(said, /\(npm run emulator -- --help lists passwords and keys\)/, said);
           const res = await fetch(`${url}/swagger/openapi.json`);
           assert.equal(res.status, 200);
           await res.arrayBuffer();
