@@ -11,21 +11,29 @@
  * bidi/format characters, `$${` and `%%{` for what would open a template sequence).
  */
 import type { ExportedResource } from "./export";
-import { resourceName } from "./export";
+import { resourceName, uniqueNamer } from "./export";
 import { resourceType, terraformSchema, type TfAttribute, type TfBlock } from "./tofu/schema";
 import { blockShape, fromProgram, type TfValue } from "./tofu/values";
 
 /** The provider's source address, as `required_providers` names it. */
 export const HCL_PROVIDER_SOURCE = "registry.opentofu.org/pulumi-dns-account/dnsaccount";
 
-/** Characters written as `\uNNNN`: C0 and C1 controls, DEL, format characters (bidi), line and paragraph separators. */
-const ESCAPED = /^[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]$/u;
+/**
+ * What a string literal cannot hold as it is: `\`, `"`, line breaks and tabs; `$` or `%` opening a
+ * template sequence; a lone UTF-16 surrogate; C0 and C1 controls, DEL, format characters (bidi), line and
+ * paragraph separators. With the `u` flag a surrogate pair is one code point, so only a lone surrogate
+ * matches `[\uD800-\uDFFF]`.
+ */
+const SPECIAL = /[\\"\n\r\t]|[$%](?=\{)|[\uD800-\uDFFF]|[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
+/** The short escapes, and the doubled `$` or `%` of a template sequence. */
+const SHORT: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", $: "$$", "%": "%%" };
 
 /**
  * A quoted HCL string literal that means exactly `value`: `\\`, `\"`, `\n`, `\r`, `\t`; controls,
  * bidi and other format characters as `\uNNNN` (`\UNNNNNNNN` beyond the BMP); `${` and `%{` as
  * `$${` and `%%{`, so no interpolation or template directive can start in it. A lone UTF-16
- * surrogate, which UTF-8 cannot carry, is written as U+FFFD.
+ * surrogate, which UTF-8 cannot carry, is written as U+FFFD. One pass of one regular expression, so the
+ * literal costs about its own size in memory whatever the value holds.
  *
  * @example
  * ```ts
@@ -33,21 +41,13 @@ const ESCAPED = /^[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]$/u;
  * ```
  */
 export function hclString(value: string): string {
-  let out = '"';
-  const chars = Array.from(value);
-  for (const [i, ch] of chars.entries()) {
+  return `"${value.replace(SPECIAL, (ch) => {
+    const short = SHORT[ch];
+    if (short !== undefined) return short;
     const cp = ch.codePointAt(0)!;
-    if (ch === "\\") out += "\\\\";
-    else if (ch === '"') out += '\\"';
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if ((ch === "$" || ch === "%") && chars[i + 1] === "{") out += ch + ch;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += "\\uFFFD";
-    else if (ESCAPED.test(ch)) out += cp > 0xffff ? `\\U${cp.toString(16).toUpperCase().padStart(8, "0")}` : `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
+    if (cp >= 0xd800 && cp <= 0xdfff) return "\\uFFFD";
+    return cp > 0xffff ? `\\U${cp.toString(16).toUpperCase().padStart(8, "0")}` : `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+  })}"`;
 }
 
 /**
@@ -79,17 +79,14 @@ interface Named {
 
 /** Labels unique within each resource type: a second `phone` is `phone_2`. */
 function labelled(resources: readonly ExportedResource[]): Named[] {
-  const used = new Map<string, Set<string>>();
+  const unique = new Map<string, (label: string) => string>();
   return resources.map((resource) => {
     const type = resourceType(`dns-account:index:${resource.kind}`);
-    const taken = used.get(type) ?? new Set<string>();
-    used.set(type, taken);
     const raw = resource.kind === "DedicatedIpv4" ? `ip-${resource.id}` : resource.inputs.name ?? "";
     const base = hclName(raw, resource.kind === "DnsServer" ? "dns_server" : resource.kind === "Device" ? "device" : "dedicated_ipv4");
-    let label = base;
-    for (let i = 2; taken.has(label); i++) label = `${base}_${i}`;
-    taken.add(label);
-    return { resource, type, label };
+    let label = unique.get(type);
+    if (!label) unique.set(type, (label = uniqueNamer((name, i) => `${name}_${i}`)));
+    return { resource, type, label: label(base) };
   });
 }
 

@@ -73,12 +73,27 @@ export function resourceName(name: string, fallback: string): string {
   return base === "" ? fallback : base;
 }
 
-/** Names unique across the whole export (compared by `key`): a second `phone` becomes `phone-2`. */
-function uniqueNamer(join: (name: string, n: number) => string, key: (name: string) => string = (n) => n): (name: string) => string {
+/**
+ * Names unique across the whole export (compared by `key`): a second `phone` becomes `phone-2`.
+ *
+ * @example
+ * ```ts
+ * const unique = uniqueNamer((name, i) => `${name}-${i}`);
+ * [unique("phone"), unique("phone"), unique("phone-2"), unique("phone")]; // ["phone", "phone-2", "phone-2-2", "phone-3"]
+ * ```
+ */
+export function uniqueNamer(join: (name: string, n: number) => string, key: (name: string) => string = (n) => n): (name: string) => string {
   const used = new Set<string>();
+  // The next suffix to try for a name: every one below it is taken (used only grows), so n objects of one
+  // name cost n steps in all, not n² (a hostile account may hold 100,000 devices called "Phone").
+  const next = new Map<string, number>();
   return (name) => {
     let candidate = name;
-    for (let i = 2; used.has(key(candidate)); i++) candidate = join(name, i);
+    let i = next.get(key(name)) ?? 2;
+    if (used.has(key(candidate))) {
+      for (; used.has(key((candidate = join(name, i)))); i++);
+      next.set(key(name), i + 1);
+    }
     used.add(key(candidate));
     return candidate;
   };
@@ -119,7 +134,12 @@ function identifier(name: string, kind: ExportedResource["kind"]): string {
  * ```
  */
 export async function exportAccount(client: Client): Promise<ExportedResource[]> {
-  const [listed, devices, addresses] = await Promise.all([client.dnsServers.list(), client.devices.list(), client.dedicatedIpv4.list()]);
+  const [listedAll, devicesAll, addressesAll] = await Promise.all([client.dnsServers.list(), client.devices.list(), client.dedicatedIpv4.list()]);
+  // An object listed twice (pages that overlap while the account changes, or a hostile service) is
+  // exported once: two resources managing one object would undo each other's changes.
+  const listed = once(listedAll, (s) => s.id);
+  const devices = once(devicesAll, (d) => d.id);
+  const addresses = once(addressesAll, (a) => a.ip);
   const servers = await mapLimited(listed, 4, (s) => client.dnsServers.get(s.id));
   const uniqueName = uniqueNamer((name, i) => `${name}-${i}`);
   // Identifiers are unique ignoring case: a language that changes case (Python's snake_case) keeps them apart.
@@ -138,6 +158,12 @@ export async function exportAccount(client: Client): Promise<ExportedResource[]>
     out.push({ kind: "DedicatedIpv4", ...named(`ip-${a.ip}`, "dedicated-ipv4", "DedicatedIpv4"), id: a.ip, inputs: addressInputs(a) });
   }
   return out;
+}
+
+/** The first item of each key, in order. */
+function once<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && seen.add(key(item)) !== undefined);
 }
 
 /** `fn` over `items`, at most `limit` at a time, results in order. */

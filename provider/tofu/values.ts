@@ -153,7 +153,9 @@ function conform(value: TfValue | undefined, shape: Shape): unknown {
   if (value === TF_UNKNOWN) return UNKNOWN_EXT;
   switch (shape.kind) {
     case "string":
-      return typeof value === "string" ? value : String(value);
+      // A lone UTF-16 surrogate (a service may return one in JSON) has no UTF-8 form: U+FFFD, as the HCL
+      // export writes it, so that the state and an exported configuration say the same.
+      return typeof value === "string" ? value.toWellFormed() : String(value);
     case "number":
       return typeof value === "number" || (typeof value === "string" && NUMBER_TEXT.test(value)) ? value : Number(value);
     case "bool":

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { importInputs as addressInputs } from "../../provider/dedicated-ipv4/lifecycle";
 import { importInputs as deviceInputs } from "../../provider/device/lifecycle";
 import { importInputs as serverInputs } from "../../provider/dns-server/lifecycle";
-import { bulkImportFile, type ExportedResource, exportAccount, resourceName, typescriptProgram, UNMANAGED } from "../../provider/export";
+import { bulkImportFile, type ExportedResource, exportAccount, resourceName, typescriptProgram, uniqueNamer, UNMANAGED } from "../../provider/export";
 import { type Client, createClient } from "../../sdk";
 import { _closeAll, _useEmulator } from "../support/helpers";
 
@@ -232,6 +232,32 @@ describe("export, second run: identifiers, order, concurrency, literals (killing
     } as unknown as Client;
     assert.deepEqual(await exportAccount(reversed), expected);
     assert.equal(most, 4);
+  });
+
+  it("uniqueNamer: the first free suffix, as if counted from 2 each time (a name taken by a suffix gets its own)", () => {
+    const names = uniqueNamer((n, i) => `${n}-${i}`);
+    assert.deepEqual(["phone", "phone", "phone-2", "phone", "phone-3", "phone"].map(names), ["phone", "phone-2", "phone-2-2", "phone-3", "phone-3-2", "phone-4"]);
+    const variables = uniqueNamer((v, i) => `${v}${i}`, (v) => v.toLowerCase());
+    assert.deepEqual(["phoneDevice", "PhoneDevice", "phoneDevice2", "phoneDevice"].map(variables), ["phoneDevice", "PhoneDevice2", "phoneDevice22", "phoneDevice3"]);
+    const many = uniqueNamer((n, i) => `${n}_${i}`);
+    const labels = Array.from({ length: 20_000 }, () => many("phone"));
+    assert.equal(new Set(labels).size, 20_000);
+    assert.equal(labels.at(-1), "phone_20000");
+  });
+
+  it("an object listed twice (overlapping pages, a hostile service) is exported once, read once", async () => {
+    const expected = await exportAccount(client);
+    let reads = 0;
+    const twice = <T>(list: T[]): T[] => [...list, ...list.slice().reverse()];
+    const doubled = {
+      dnsServers: { list: async () => twice(await client.dnsServers.list()), get: async (id: string) => (reads++, client.dnsServers.get(id)) },
+      devices: { list: async () => twice(await client.devices.list()) },
+      dedicatedIpv4: { list: async () => twice(await client.dedicatedIpv4.list()) },
+    } as unknown as Client;
+    const out = await exportAccount(doubled);
+    assert.deepEqual(out, expected, "the same resources, names and variables as a listing without repeats");
+    assert.equal(reads, expected.filter((r) => r.kind === "DnsServer").length, "each server read once");
+    assert.equal(new Set(out.map((r) => `${r.kind} ${r.id}`)).size, out.length);
   });
 
   it("typescriptProgram: literals of empty and longer lists, null, left-out undefined, keys that are no identifiers; a device with no server", () => {

@@ -48,6 +48,15 @@ describe("OpenTofu face: values, words and the offline check", () => {
     assert.equal((out.device_id as ExtData).type, 0);
   });
 
+  it("msgpack out: a string is valid UTF-8, a lone surrogate (which a service's JSON can hold) U+FFFD, as the HCL export writes it", () => {
+    const out = dynamic({ name: "Lone \ud800 name", device_type: "dev \ud83d", dns_server_id: "pair \ud83d\ude00" }, device);
+    const back = decode(out.msgpack) as Record<string, unknown>;
+    assert.equal(back.name, "Lone \ufffd name");
+    assert.equal(back.device_type, "dev \ufffd");
+    assert.equal(back.dns_server_id, "pair \ud83d\ude00", "a pair is one character, kept");
+    assert.ok(!Buffer.from(out.msgpack).includes(Buffer.from([0xed, 0xa0, 0x80])), "no encoded surrogate (WTF-8) in the bytes");
+  });
+
   it("one process decodes and encodes every value: each answer keeps its own bytes, and a nested unknown reads as unknown anywhere", () => {
     const first = dynamic({ name: "First", linked_ipv4: ["192.0.2.1"] }, device).msgpack;
     const copy = Buffer.from(first);
