@@ -144,7 +144,9 @@ export function tofuWords(text: string): string {
     .replace(/\bresource args\b/g, "resource arguments")
     // The SDK's way to allow plain http (a base URL's check), as the CLI rewrites it for its flags.
     .replace(/\bset allowInsecureHttp\b/g, INSECURE);
-  return tofuNames(said);
+  // A gRPC string must be UTF-8 (tofu's Go side refuses the message otherwise): a lone surrogate, which a
+  // name the service returned may hold, becomes U+FFFD.
+  return tofuNames(said).toWellFormed();
 }
 
 /**

@@ -91,6 +91,12 @@ describe("OpenTofu face: every message in tofu's words", function () {
   const kind = (type: string) => kinds.resources.get(type)!;
   const config = (type: string, program: Record<string, unknown>): TfValue => fromProgram(program, kind(type).shape);
 
+  it("diagnostics are valid UTF-8 for gRPC: a lone surrogate (a name the service returned) is U+FFFD", () => {
+    assert.equal(tofuWords("The device \ud800 stays"), "The device \ufffd stays");
+    assert.equal(errorDiagnostic("Reading failed", new Error("x \udc00 y")).detail, "x \ufffd y");
+    assert.equal(tofuWords("a pair \ud83d\ude00 stays"), "a pair \ud83d\ude00 stays");
+  });
+
   it("the offline check of every resource: each failure names its attribute in snake_case", async () => {
     const none = contextOf({});
     const bad: Record<string, Record<string, unknown>> = {
