@@ -14,8 +14,9 @@
 # served by no registry, so the build takes them out in a writable copy: their `require` and `replace` lines
 # go from go.mod, and their imports and entries from internal/backend/init/init.go. A `backend` block naming
 # one of them is then refused as an unknown backend; the local backend (the tests' state), the http, inmem,
-# remote and cloud backends and everything else are Terraform's own code, unchanged. The patch must find
-# those lines exactly as expected, else the script fails. The flags are those of Terraform's release script
+# remote and cloud backends and everything else are Terraform's own code, unchanged: the patch must find
+# those lines exactly as expected, else the script fails, and the build is -mod=readonly, so it uses the
+# module's own go.sum and dependency versions (go.mod loses only the lines named above). The flags are those of Terraform's release script
 # (.github/scripts/get_product_version.sh: -ldflags "-w -s -X github.com/hashicorp/terraform/version.dev=no",
 # so it says "1.13.3", not "1.13.3-dev"), with CGO_ENABLED=0 and -trimpath as in its build workflow.
 #
@@ -26,48 +27,23 @@
 # when the proxy refuses the module (its exact error is printed), or when the patch or the build fails.
 set -euo pipefail
 
+name=terraform
+product=Terraform
 version="${TERRAFORM_VERSION:-1.13.3}"
 version="${version#v}"
 module="github.com/hashicorp/terraform"
 bin="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/terraform/$version/bin"
 jobs="${TERRAFORM_JOBS:-2}"
+# The shared steps, beside this script (no dirname: the tests run it with a PATH of node alone).
+here="${BASH_SOURCE[0]%/*}"
+[ "$here" != "${BASH_SOURCE[0]}" ] || here=.
+# shellcheck source=go-cli-build.sh
+. "$here/go-cli-build.sh"
 
-log() { printf 'install-terraform: %s\n' "$*" >&2; }
-fail() { log "$*"; exit 1; }
-
-command -v go >/dev/null 2>&1 || fail "go is missing: the Go toolchain (go on PATH) is needed to build Terraform $version from $module"
-command -v node >/dev/null 2>&1 || fail "node is missing: it reads the JSON of go mod download"
+require_tools
+done_if_built
 command -v python3 >/dev/null 2>&1 || fail "python3 is missing: it takes the absent backends out of the build"
-
-# The "terraform_version" of `terraform version -json` (no CLI configuration of the machine's read).
-answers() {
-  [ -x "$bin/terraform" ] || return 0
-  local out
-  out="$(TF_CLI_CONFIG_FILE=/dev/null CHECKPOINT_DISABLE=1 "$bin/terraform" version -json 2>/dev/null)" || return 0
-  printf '%s' "$out" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s).terraform_version||"")}catch{}})'
-}
-
-if [ "$(answers)" = "$version" ]; then
-  log "terraform $version is there already"
-  printf '%s\n' "$bin"
-  exit 0
-fi
-
-start=$(date +%s)
-work="$(mktemp -d "${TMPDIR:-/tmp}/terraform-build.XXXXXX")"
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
-
-json="$(cd "$work" && go mod download -json "$module@v$version" 2>"$work/download.err" || true)"
-dir="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const j=JSON.parse(s);process.stdout.write(j.Error?"":j.Dir||"")}catch{}})')"
-if [ -z "$dir" ] || [ ! -f "$dir/go.mod" ]; then
-  err="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s).Error||"")}catch{process.stdout.write(s)}})')"
-  [ -n "$err" ] || err="$(cat "$work/download.err")"
-  fail "the Go module proxy does not give $module@v$version: ${err:-go mod download -json failed with no error text}"
-fi
-
-src="$work/terraform"
-cp -R "$dir" "$src"
-chmod -R u+w "$src"
+fetch_module
 
 # The modules the zip leaves out, out of the build (see the top of this file).
 python3 - "$src" <<'PY' || fail "the build's patch no longer fits $module@v$version (see above)"
@@ -96,14 +72,7 @@ open(init, "w").write(text)
 open(gomod, "w").write(mod)
 PY
 
-mkdir -p "$bin"
-rm -f "$bin/terraform.tmp"
 log "building terraform $version from $module@v$version without the backends its module leaves out (nice -n 19, -p $jobs); this takes a while"
-(cd "$src" && CGO_ENABLED=0 nice -n 19 go build -mod=mod -p "$jobs" -trimpath -ldflags "-w -s -X '$module/version.dev=no'" -o "$bin/terraform.tmp" .) ||
+(cd "$src" && CGO_ENABLED=0 nice -n 19 go build -mod=readonly -p "$jobs" -trimpath -ldflags "-w -s -X '$module/version.dev=no'" -o "$bin/terraform.tmp" .) ||
   fail "go build of $module@v$version failed (the compiler's errors are above)"
-mv -f "$bin/terraform.tmp" "$bin/terraform"
-
-got="$(answers)"
-[ "$got" = "$version" ] || fail "the built $bin/terraform says its version is '${got:-nothing}', not $version"
-log "built terraform $version in $(($(date +%s) - start)) s ($(du -h "$bin/terraform" | cut -f1))"
-printf '%s\n' "$bin"
+install_built

@@ -22,60 +22,25 @@
 # refuses the module (its exact error is printed), or when the build fails.
 set -euo pipefail
 
+name=tofu
+product=OpenTofu
 version="${TOFU_VERSION:-1.12.6}"
 version="${version#v}"
 module="github.com/opentofu/opentofu"
-tofu_dir="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/tofu/$version"
-bin="$tofu_dir/bin"
+bin="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/tofu/$version/bin"
 jobs="${TOFU_JOBS:-2}"
+# The shared steps, beside this script (no dirname: the tests run it with a PATH of node alone).
+here="${BASH_SOURCE[0]%/*}"
+[ "$here" != "${BASH_SOURCE[0]}" ] || here=.
+# shellcheck source=go-cli-build.sh
+. "$here/go-cli-build.sh"
 
-log() { printf 'install-tofu: %s\n' "$*" >&2; }
-fail() { log "$*"; exit 1; }
+require_tools
+done_if_built
+fetch_module
 
-command -v go >/dev/null 2>&1 || fail "go is missing: the Go toolchain (go on PATH) is needed to build OpenTofu $version from $module"
-command -v node >/dev/null 2>&1 || fail "node is missing: it reads the JSON of go mod download"
-
-# What the binary says it is: the "terraform_version" of `tofu version -json` (with an empty, throw-away CLI
-# configuration: the machine's TF_CLI_CONFIG_FILE may name a file that does not exist).
-answers() {
-  [ -x "$bin/tofu" ] || return 0
-  local out
-  out="$(TF_CLI_CONFIG_FILE=/dev/null CHECKPOINT_DISABLE=1 "$bin/tofu" version -json 2>/dev/null)" || return 0
-  printf '%s' "$out" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s).terraform_version||"")}catch{}})'
-}
-
-if [ "$(answers)" = "$version" ]; then
-  log "tofu $version is there already"
-  printf '%s\n' "$bin"
-  exit 0
-fi
-
-start=$(date +%s)
-work="$(mktemp -d "${TMPDIR:-/tmp}/tofu-build.XXXXXX")"
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
-
-json="$(cd "$work" && go mod download -json "$module@v$version" 2>"$work/download.err" || true)"
-dir="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const j=JSON.parse(s);process.stdout.write(j.Error?"":j.Dir||"")}catch{}})')"
-if [ -z "$dir" ] || [ ! -f "$dir/go.mod" ]; then
-  err="$(printf '%s' "$json" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s).Error||"")}catch{process.stdout.write(s)}})')"
-  [ -n "$err" ] || err="$(cat "$work/download.err")"
-  fail "the Go module proxy does not give $module@v$version: ${err:-go mod download -json failed with no error text}"
-fi
-
-# The module cache is read-only: build in a writable copy.
-src="$work/opentofu"
-cp -R "$dir" "$src"
-chmod -R u+w "$src"
-
-mkdir -p "$bin"
-rm -f "$bin/tofu.tmp"
 log "building tofu $version from $module@v$version (nice -n 19, -p $jobs); this takes a long while"
 (cd "$src" && CGO_ENABLED=0 nice -n 19 go build -mod=readonly -p "$jobs" -trimpath \
   -ldflags "-s -w -X '$module/version.dev=no'" -o "$bin/tofu.tmp" ./cmd/tofu) ||
   fail "go build ./cmd/tofu of $module@v$version failed (the compiler's errors are above)"
-mv -f "$bin/tofu.tmp" "$bin/tofu"
-
-got="$(answers)"
-[ "$got" = "$version" ] || fail "the built $bin/tofu says its version is '${got:-nothing}', not $version"
-log "built tofu $version in $(($(date +%s) - start)) s ($(du -h "$bin/tofu" | cut -f1))"
-printf '%s\n' "$bin"
+install_built

@@ -7,7 +7,7 @@ import { _cli } from "../cli/_cli";
 import { _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
 import { TERRAFORM_SOURCE, TOFU_SOURCE, _tofuSuite } from "../support/tofu-project";
-import { TERRAFORM_DEFAULT_VERSION, _cliMissing, _cliPath, _failWithoutTofu, _terraformBin, _terraformVersion, _tofuEnv } from "../support/tofu-cli";
+import { _cliMissing, _cliPath, _failWithoutTofu, _terraformVersion, _tofuEnv } from "../support/tofu-cli";
 
 const run = promisify(execFile);
 
@@ -95,38 +95,14 @@ describe(`tofu: the provider under Terraform ${_terraformVersion()}`, function (
 });
 
 /**
- * `scripts/install-terraform.sh` (`npm run terraform`): Terraform built from its Go module into a cache
- * outside the repository, without the nine remote-state backends the module's zip leaves out. Fails
- * (never skips) when the binary is not there.
+ * What scripts/install-terraform.sh leaves out of Terraform: the remote-state backends whose source its
+ * module's zip lacks (the script's other checks are test/tofu/tofu-script.test.ts's, for both CLIs).
  */
-describe("tofu: npm run terraform builds Terraform from its Go module", function () {
+describe("tofu: the Terraform that npm run terraform builds", function () {
   this.timeout(300_000);
   const tmp = _useTempDirs();
-  const script = (): string => path.join(_repoRoot(), "scripts", "install-terraform.sh");
 
   before(() => _failWithoutTofu(_cliMissing("terraform")));
-
-  it("the built terraform answers `terraform version -json` with the expected version, a release build for this platform", async () => {
-    const dir = tmp("dns-account-terraform-version-");
-    const { stdout } = await run(_cliPath("terraform"), ["version", "-json"], { cwd: dir, env: _tofuEnv(dir) });
-    const answer = JSON.parse(stdout) as { terraform_version?: string; platform?: string };
-    assert.equal(answer.terraform_version, _terraformVersion(), stdout);
-    assert.doesNotMatch(stdout, /-dev/, "the release flag (-X version.dev=no) drops the -dev marker");
-    const arch = ({ x64: "amd64", arm64: "arm64", ia32: "386" } as Record<string, string>)[process.arch] ?? process.arch;
-    assert.equal(answer.platform, `${process.platform}_${arch}`);
-  });
-
-  it("the script's default version is the one the tests expect", () => {
-    assert.match(readFileSync(script(), "utf8"), new RegExp(`\\$\\{TERRAFORM_VERSION:-${TERRAFORM_DEFAULT_VERSION.replace(/\./g, "\\.")}\\}`));
-  });
-
-  it("run again, the script builds nothing and prints the bin folder as its last line", async () => {
-    const env = { ...process.env };
-    delete env.TERRAFORM_BIN;
-    const r = await run("bash", [script()], { cwd: _repoRoot(), env });
-    assert.equal(r.stdout.trimEnd().split("\n").at(-1), _terraformBin());
-    assert.match(r.stderr, new RegExp(`terraform ${_terraformVersion().replace(/\./g, "\\.")} is there already`));
-  });
 
   it("a backend the build leaves out (s3) is refused as unknown; the local one is Terraform's own", async () => {
     const dir = tmp("dns-account-terraform-backend-");

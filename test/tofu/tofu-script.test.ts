@@ -5,12 +5,19 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { _repoRoot } from "../support/helpers";
 import { _useTempDirs } from "../support/temp";
-import { _failWithoutTofu, _tofuBin, _tofuEnv, _tofuMissing, _tofuVersion, TOFU_DEFAULT_VERSION } from "../support/tofu-cli";
+import { _cliMissing, _cliPath, _failWithoutTofu, _terraformBin, _terraformVersion, _tofuBin, _tofuEnv, _tofuVersion, TERRAFORM_DEFAULT_VERSION, TOFU_DEFAULT_VERSION, type TofuCli } from "../support/tofu-cli";
 
 const run = promisify(execFile);
 /** Proxies that lead nowhere: a `tofu` that tried the network would fail on them, with another message. */
 const NO_NETWORK = { HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", https_proxy: "http://127.0.0.1:9", http_proxy: "http://127.0.0.1:9", NO_PROXY: "", no_proxy: "" };
-const script = (): string => path.join(_repoRoot(), "scripts", "install-tofu.sh");
+
+/** What differs between the two scripts' tests: the CLI, its script, version variable, default, module and bin folder. */
+const CLIS: Record<TofuCli, { product: string; variable: string; fallback: string; module: string; bin: () => string; version: () => string }> = {
+  tofu: { product: "OpenTofu", variable: "TOFU_VERSION", fallback: TOFU_DEFAULT_VERSION, module: "github.com/opentofu/opentofu", bin: _tofuBin, version: _tofuVersion },
+  terraform: { product: "Terraform", variable: "TERRAFORM_VERSION", fallback: TERRAFORM_DEFAULT_VERSION, module: "github.com/hashicorp/terraform", bin: _terraformBin, version: _terraformVersion },
+};
+const script = (cli: TofuCli): string => path.join(_repoRoot(), "scripts", `install-${cli}.sh`);
+const escaped = (s: string): string => s.replace(/[.]/g, "\\.");
 
 /** What a child printed and how it ended, whether it failed or not. */
 interface Ran {
@@ -27,60 +34,74 @@ async function ran(file: string, args: string[], options: { cwd: string; env: No
 }
 
 /**
- * `scripts/install-tofu.sh` (`npm run tofu`, issue 34 "An engine for the tests"): the real OpenTofu,
- * built from its Go module into a cache outside the repository. The suite fails (never skips) when the
- * binary is not there: `npm run tofu` builds it.
+ * `scripts/install-tofu.sh` (`npm run tofu`, issue 34 "An engine for the tests") and
+ * `scripts/install-terraform.sh` (`npm run terraform`, issue 35): the real OpenTofu and Terraform, built
+ * from their Go modules into a cache outside the repository (scripts/go-cli-build.sh, the steps they
+ * share). Each suite fails (never skips) when its binary is not there: the npm script builds it.
  */
-describe("tofu: npm run tofu builds OpenTofu from its Go module", function () {
+for (const cli of ["tofu", "terraform"] as const) {
+  const c = CLIS[cli];
+  describe(`tofu: npm run ${cli} builds ${c.product} from its Go module`, function () {
+    this.timeout(300_000);
+    const tmp = _useTempDirs();
+
+    before(() => _failWithoutTofu(_cliMissing(cli)));
+
+    it(`the built ${cli} answers \`${cli} version -json\` with the expected version, a release build for this platform`, async () => {
+      const dir = tmp(`dns-account-${cli}-version-`);
+      const { stdout } = await run(_cliPath(cli), ["version", "-json"], { cwd: dir, env: _tofuEnv(dir) });
+      const answer = JSON.parse(stdout) as { terraform_version?: string; platform?: string };
+      assert.equal(answer.terraform_version, c.version(), stdout);
+      // The release flag (-X version.dev=no) drops the "-dev" marker.
+      assert.doesNotMatch(stdout, /-dev/);
+      const arch = ({ x64: "amd64", arm64: "arm64", ia32: "386" } as Record<string, string>)[process.arch] ?? process.arch;
+      assert.equal(answer.platform, `${process.platform}_${arch}`);
+    });
+
+    it("the script's default version is the one the tests expect", () => {
+      assert.match(readFileSync(script(cli), "utf8"), new RegExp(`\\$\\{${c.variable}:-${escaped(c.fallback)}\\}`));
+    });
+
+    it("run again, the script builds nothing and prints the bin folder as its last line", async () => {
+      const env = { ...process.env };
+      delete env.TOFU_BIN;
+      delete env.TERRAFORM_BIN;
+      const r = await ran("bash", [script(cli)], { cwd: _repoRoot(), env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trimEnd().split("\n").at(-1), c.bin());
+      assert.match(r.stderr, new RegExp(`${cli} ${escaped(c.version())} is there already`));
+      assert.doesNotMatch(r.stderr, /building/);
+    });
+
+    it("without go on PATH the script fails and names what is missing", async () => {
+      const dir = tmp(`dns-account-${cli}-nogo-`);
+      const onlyNode = path.join(dir, "path");
+      mkdirSync(onlyNode);
+      symlinkSync(process.execPath, path.join(onlyNode, "node"));
+      const r = await ran("/bin/bash", [script(cli)], { cwd: dir, env: { ...process.env, PATH: onlyNode, XDG_CACHE_HOME: path.join(dir, "cache") } });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, new RegExp(`install-${cli}: go is missing: the Go toolchain \\(go on PATH\\) is needed to build ${c.product}`));
+      assert.equal(r.stdout, "", "no bin folder is printed");
+    });
+
+    it("a version the Go module proxy does not serve fails the script with the proxy's own error", async () => {
+      const dir = tmp(`dns-account-${cli}-noversion-`);
+      const bogus = `${c.fallback.split(".").slice(0, 2).join(".")}.999`;
+      const r = await ran("bash", [script(cli)], { cwd: dir, env: { ...process.env, [c.variable]: `v${bogus}`, XDG_CACHE_HOME: path.join(dir, "cache") } });
+      assert.equal(r.code, 1, r.stderr);
+      const at = escaped(`${c.module}@v${bogus}`).replace(/\//g, "\\/");
+      assert.match(r.stderr, new RegExp(`install-${cli}: the Go module proxy does not give ${at}: ${at}: `));
+      assert.match(r.stderr, /403|404|not found|not available|unknown revision/i);
+      assert.equal(r.stdout, "", "no bin folder is printed");
+    });
+  });
+}
+
+describe("tofu: the built tofu offline", function () {
   this.timeout(300_000);
   const tmp = _useTempDirs();
 
-  before(() => _failWithoutTofu(_tofuMissing()));
-
-  it("the built tofu answers `tofu version -json` with the expected version, a release build for this platform", async () => {
-    const dir = tmp("dns-account-tofu-version-");
-    const { stdout } = await run(path.join(_tofuBin(), "tofu"), ["version", "-json"], { cwd: dir, env: _tofuEnv(dir) });
-    const answer = JSON.parse(stdout) as { terraform_version?: string; platform?: string };
-    assert.equal(answer.terraform_version, _tofuVersion(), stdout);
-    // The release flag (-X version.dev=no) drops the "-dev" marker.
-    assert.doesNotMatch(stdout, /-dev/);
-    const arch = ({ x64: "amd64", arm64: "arm64", ia32: "386" } as Record<string, string>)[process.arch] ?? process.arch;
-    assert.equal(answer.platform, `${process.platform}_${arch}`);
-  });
-
-  it("the script's default version is the one the tests expect", () => {
-    assert.match(readFileSync(script(), "utf8"), new RegExp(`\\$\\{TOFU_VERSION:-${TOFU_DEFAULT_VERSION.replace(/\./g, "\\.")}\\}`));
-  });
-
-  it("run again, the script builds nothing and prints the bin folder as its last line", async () => {
-    const env = { ...process.env };
-    delete env.TOFU_BIN;
-    const r = await ran("bash", [script()], { cwd: _repoRoot(), env });
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trimEnd().split("\n").at(-1), _tofuBin());
-    assert.match(r.stderr, new RegExp(`tofu ${_tofuVersion().replace(/\./g, "\\.")} is there already`));
-    assert.doesNotMatch(r.stderr, /building/);
-  });
-
-  it("without go on PATH the script fails and names what is missing", async () => {
-    const dir = tmp("dns-account-tofu-nogo-");
-    const onlyNode = path.join(dir, "path");
-    mkdirSync(onlyNode);
-    symlinkSync(process.execPath, path.join(onlyNode, "node"));
-    const r = await ran("/bin/bash", [script()], { cwd: dir, env: { ...process.env, PATH: onlyNode, XDG_CACHE_HOME: path.join(dir, "cache") } });
-    assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /install-tofu: go is missing: the Go toolchain \(go on PATH\) is needed to build OpenTofu/);
-    assert.equal(r.stdout, "", "no bin folder is printed");
-  });
-
-  it("a version the Go module proxy does not serve fails the script with the proxy's own error", async () => {
-    const dir = tmp("dns-account-tofu-noversion-");
-    const r = await ran("bash", [script()], { cwd: dir, env: { ...process.env, TOFU_VERSION: "v1.12.999", XDG_CACHE_HOME: path.join(dir, "cache") } });
-    assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /install-tofu: the Go module proxy does not give github\.com\/opentofu\/opentofu@v1\.12\.999: github\.com\/opentofu\/opentofu@v1\.12\.999: /);
-    assert.match(r.stderr, /403|404|not found|not available|unknown revision/i);
-    assert.equal(r.stdout, "", "no bin folder is printed");
-  });
+  before(() => _failWithoutTofu(_cliMissing("tofu")));
 
   it("tofu init with a filesystem_mirror of the test's own that holds nothing fails, naming the provider and the mirror, offline", async () => {
     const dir = tmp("dns-account-tofu-init-");
