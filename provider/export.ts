@@ -74,7 +74,10 @@ export function resourceName(name: string, fallback: string): string {
 }
 
 /**
- * Names unique across the whole export (compared by `key`): a second `phone` becomes `phone-2`.
+ * Names unique across the whole export (compared by `key`): a second `phone` becomes `phone-2`. It
+ * remembers the next suffix to try per `key(name)`, which gives the same names as trying from 2 each time
+ * only when `key(join(a, i))` depends on `key(a)` alone (true of an identity key, and of lower-casing
+ * with a suffix that keeps its case).
  *
  * @example
  * ```ts
@@ -163,7 +166,14 @@ export async function exportAccount(client: Client): Promise<ExportedResource[]>
 /** The first item of each key, in order. */
 function once<T>(items: readonly T[], key: (item: T) => string): T[] {
   const seen = new Set<string>();
-  return items.filter((item) => !seen.has(key(item)) && seen.add(key(item)) !== undefined);
+  const out: T[] = [];
+  for (const item of items) {
+    const k = key(item);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(item);
+  }
+  return out;
 }
 
 /** `fn` over `items`, at most `limit` at a time, results in order. */

@@ -59,8 +59,6 @@ const MOVES: Record<string, Record<string, string[]>> = {
   "dns-account:index:DedicatedIpv4": { deviceId: ["adoptedDeviceId", "linkManaged"] },
 };
 
-/** The resources whose state records what destroy does (provider/shared/retain): `delete_on_destroy`, `retain_on_destroy`. */
-const DESTROY_RULE = new Set(["dns-account:index:DnsServer", "dns-account:index:Device"]);
 
 /** One resource type as the face serves it. */
 interface ResourceKind {
@@ -364,7 +362,8 @@ export async function planResource(kind: ResourceKind, prior: TfValue, proposed:
    * records it (destroyFields): planned known, not "(known after apply)", unless one of them is not known yet.
    */
   const destroyRule = (): void => {
-    if (!DESTROY_RULE.has(kind.token) || isUnknown(news.deleteOnDestroy) || isUnknown(news.adopt)) return;
+    // The resources whose state records it (provider/shared/retain): the ones whose schema has both attributes.
+    if (!("retain_on_destroy" in kind.shape.fields && "delete_on_destroy" in kind.shape.fields) || isUnknown(news.deleteOnDestroy) || isUnknown(news.adopt)) return;
     const rule = destroyFields(news);
     planned.delete_on_destroy = rule.deleteOnDestroy;
     planned.retain_on_destroy = rule.retainOnDestroy;

@@ -83,7 +83,10 @@ export interface ProcessCredentials {
   refreshToken?: string;
   /** Epoch ms, when the command said. */
   expiresAt?: number;
+  /** The service the token is for, when the command printed one. */
   baseUrl?: string;
+  /** Which of the command's fields said {@link ProcessCredentials.baseUrl} (messages name it as the command wrote it). */
+  baseUrlField?: "baseUrl" | "base_url";
 }
 
 const MAX_OUTPUT = 1024 * 1024;
@@ -125,9 +128,9 @@ function wrongField(field: string): string {
 /**
  * Runs a configured credential command and reads a token set from its stdout: JSON with `accessToken`
  * (and `expiresAt`, RFC 3339 or epoch ms) and/or `refreshToken`, and the `baseUrl` they were issued
- * for; the snake_case names (`access_token`, `expires_in`, `expires_at`, `base_url`) are accepted too. Two
- * different base URLs (`baseUrl` and `base_url`) are refused: a token must never go to an origin it was
- * not issued for. Its stderr goes straight to ours (the user sees prompts and errors) and is never
+ * for; the snake_case names are accepted too (`access_token`, `refresh_token`, `expires_in`, `base_url`,
+ * and `expires_at`, RFC 3339 or epoch seconds as OAuth clients write it). A field and its snake_case twin
+ * that differ are refused (for the base URL: a token must never go to an origin it was not issued for). Its stderr goes straight to ours (the user sees prompts and errors) and is never
  * parsed. A non-zero exit, a timeout or output that is not such JSON is a {@link CredentialProcessError}.
  * The command runs in a process group of its own, with no stdin and only {@link credentialCommandEnv}'s
  * variables; at the timeout the whole group is killed and the call fails at once, even if a background
@@ -191,26 +194,40 @@ export function runCredentialProcess(options: CredentialProcessOptions): Promise
         return reject(new CredentialProcessError(wrongField(field), { field }));
       }
       const o = parsed.data;
+      // A field and its snake_case twin that say different things: which one is meant is unknown, so neither is used.
+      for (const [camel, snake] of [["accessToken", "access_token"], ["refreshToken", "refresh_token"], ["baseUrl", "base_url"]] as const) {
+        if (o[camel] !== undefined && o[snake] !== undefined && o[camel] !== o[snake]) {
+          return reject(new CredentialProcessError(`The credential command printed both "${camel}" and "${snake}", and they differ`, { field: camel }));
+        }
+      }
       const accessToken = o.accessToken ?? o.access_token;
       const refreshToken = o.refreshToken ?? o.refresh_token;
       if (!accessToken && !refreshToken) {
         return reject(new CredentialProcessError('The credential command printed neither "accessToken" nor "refreshToken"', { field: "accessToken" }));
       }
-      if (o.baseUrl !== undefined && o.base_url !== undefined && o.baseUrl !== o.base_url) {
-        return reject(new CredentialProcessError('The credential command printed both "baseUrl" and "base_url", and they differ', { field: "baseUrl" }));
-      }
+      const baseUrlField = o.baseUrl !== undefined ? "baseUrl" : o.base_url !== undefined ? "base_url" : undefined;
       const baseUrl = o.baseUrl ?? o.base_url;
-      let expiresAt: number | undefined;
-      const at = o.expiresAt !== undefined ? (["expiresAt", o.expiresAt] as const) : o.expires_at !== undefined ? (["expires_at", o.expires_at] as const) : undefined;
-      if (at) {
-        expiresAt = typeof at[1] === "number" ? at[1] : Date.parse(at[1]);
-        if (!isTime(expiresAt)) return reject(new CredentialProcessError(`The credential command's "${at[0]}" is not an RFC 3339 time or epoch milliseconds`, { field: at[0] }));
-      } else if (o.expires_in !== undefined) expiresAt = clock.now() + o.expires_in * 1000;
+      // expiresAt: RFC 3339 or epoch milliseconds (as JavaScript counts); expires_at: RFC 3339 or epoch
+      // seconds, as OAuth clients store it (Authlib, requests-oauthlib). Both given, they must agree.
+      const at = (field: "expiresAt" | "expires_at", v: string | number | undefined): number | Error | undefined => {
+        if (v === undefined) return undefined;
+        const ms = typeof v === "number" ? (field === "expires_at" ? v * 1000 : v) : Date.parse(v);
+        return isTime(ms) ? ms : new CredentialProcessError(`The credential command's "${field}" is not an RFC 3339 time or epoch ${field === "expires_at" ? "seconds" : "milliseconds"}`, { field });
+      };
+      const camelAt = at("expiresAt", o.expiresAt);
+      const snakeAt = at("expires_at", o.expires_at);
+      if (camelAt instanceof Error) return reject(camelAt);
+      if (snakeAt instanceof Error) return reject(snakeAt);
+      if (camelAt !== undefined && snakeAt !== undefined && camelAt !== snakeAt) {
+        return reject(new CredentialProcessError('The credential command printed both "expiresAt" and "expires_at", and they differ', { field: "expiresAt" }));
+      }
+      let expiresAt = camelAt ?? snakeAt;
+      if (expiresAt === undefined && o.expires_in !== undefined) expiresAt = clock.now() + o.expires_in * 1000;
       resolve({
         ...(accessToken ? { accessToken } : {}),
         ...(refreshToken ? { refreshToken } : {}),
         ...(expiresAt !== undefined ? { expiresAt } : {}),
-        ...(baseUrl ? { baseUrl } : {}),
+        ...(baseUrl && baseUrlField ? { baseUrl, baseUrlField } : {}),
       });
     });
   });

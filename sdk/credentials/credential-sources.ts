@@ -235,7 +235,7 @@ export function commandSource(options: { command?: string; baseUrl?: string; tim
           // given before it, must name the same (else base_url_conflict).
           const secret = `the credential command (${options.command ? "command" : "DNS_ACCOUNT_CREDENTIAL_COMMAND"})`;
           const ownUrl = options.baseUrl ? { url: options.baseUrl, name: "baseUrl" } : env.DNS_ACCOUNT_BASE_URL ? { url: env.DNS_ACCOUNT_BASE_URL, name: "DNS_ACCOUNT_BASE_URL" } : undefined;
-          agreed({ ...options.origin, ...(ownUrl ? { own: ownUrl } : {}) }, secret, out.baseUrl ? { url: out.baseUrl, name: `${secret}, by the baseUrl it printed,` } : undefined);
+          agreed({ ...options.origin, ...(ownUrl ? { own: ownUrl } : {}) }, secret, out.baseUrl ? { url: out.baseUrl, name: `${secret}, by the ${out.baseUrlField ?? "baseUrl"} it printed,` } : undefined);
           const url = out.baseUrl ?? baseUrl;
           const expiresAt = out.expiresAt ?? Number.POSITIVE_INFINITY;
           // Its lifetime is unknown (only its expiry is printed): the session's longest window, five minutes.

@@ -385,7 +385,7 @@ export async function usableCredentials(r: ResolvedCredentials, env: NodeJS.Proc
     throw new ConfigError(`Profile "${r.profile}" holds no token: run dns-account login --profile ${r.profile}`, { field: "profile" });
   }
   const out = await runCredentialProcess({ command: r.command, env });
-  const agreed = agreeOrigins(r.origin, out.baseUrl ? { url: out.baseUrl, name: `${r.origin.secret}, by the baseUrl it printed,` } : undefined);
+  const agreed = agreeOrigins(r.origin, out.baseUrl ? { url: out.baseUrl, name: `${r.origin.secret}, by the ${out.baseUrlField ?? "baseUrl"} it printed,` } : undefined);
   if (isProblem(agreed)) throw problemError(agreed);
   const baseUrl = agreed.baseUrl;
   if (out.refreshToken) return { mode: "refreshToken", baseUrl, refreshToken: out.refreshToken, source: r.source };

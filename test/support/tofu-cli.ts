@@ -121,8 +121,8 @@ export function _failWithoutTofu(missing: string | undefined): void {
 
 /**
  * The Terraform version `scripts/install-terraform.sh` builds when `TERRAFORM_VERSION` is not set: the
- * newest the Go module proxy lists here. The script's own default must say the same (the tofu script
- * test checks it).
+ * newest the Go module proxy lists here. The script's own default must say the same
+ * (test/tofu/tofu-script.test.ts checks it, for both scripts).
  */
 export const TERRAFORM_DEFAULT_VERSION = "1.13.3";
 

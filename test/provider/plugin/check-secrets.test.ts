@@ -87,6 +87,8 @@ describe("the native plugin: what Check and CheckConfig say, and never say", fun
     const wrong = await plugin.check(urn("DnsServer", "s"), {}, { name: "S" });
     assert.equal(wrong.failures.length, 1);
     assert.match(wrong.failures[0]!.reason, /refused.*invalid_api_key/);
+    // A refused credential fails whenever it is used: no advice to skip the check (which only puts that off).
+    assert.doesNotMatch(wrong.failures[0]!.reason, /skipCredentialsValidation/);
     await plugin.configureArgs({ baseUrl: emu.url, apiKey: KEY }, ["apiKey"]);
     const requestsBefore = emu.stats.requests;
     assert.deepEqual((await plugin.check(urn("DnsServer", "s"), {}, { name: "S" })).failures, []);

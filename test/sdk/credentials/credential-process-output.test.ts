@@ -34,8 +34,13 @@ describe("runCredentialProcess: what a credential command prints is a credential
     assert.deepEqual(await runCredentialProcess({ command: printing({ access_token: "ok", base_url: "http://127.0.0.1:8787", expires_at: "2030-01-01T00:00:00Z" }), env }), {
       accessToken: "ok",
       baseUrl: "http://127.0.0.1:8787",
+      baseUrlField: "base_url",
       expiresAt: Date.parse("2030-01-01T00:00:00Z"),
     });
+    // A number in expires_at is epoch seconds, as OAuth clients store it; in expiresAt, milliseconds.
+    assert.equal((await runCredentialProcess({ command: printing({ access_token: "ok", expires_at: 1_900_000_000 }), env })).expiresAt, 1_900_000_000_000);
+    assert.equal((await runCredentialProcess({ command: printing({ accessToken: "ok", expiresAt: 1_900_000_000_000 }), env })).expiresAt, 1_900_000_000_000);
+    assert.equal((await runCredentialProcess({ command: printing({ accessToken: "ok", expiresAt: 1_900_000_000_000, expires_at: 1_900_000_000 }), env })).expiresAt, 1_900_000_000_000, "the two agree");
     const hostile = await _rejects(runCredentialProcess({ command: printing({ accessToken: "ok", base_url: "https://x.example/\nVALUE" }), env }));
     assert.ok(hostile instanceof CredentialProcessError);
     assert.equal(hostile.field, "base_url");
@@ -45,14 +50,22 @@ describe("runCredentialProcess: what a credential command prints is a credential
     assert.doesNotMatch(late.message, /SECRET/);
   });
 
-  it('refuses two different base URLs ("baseUrl" and "base_url"): the token goes to neither', async () => {
+  it('refuses a field and its snake_case twin that differ (two base URLs: the token goes to neither), naming the field, never the values', async () => {
     const env = { PATH: process.env.PATH };
+    for (const [camel, snake] of [["accessToken", "access_token"], ["refreshToken", "refresh_token"]]) {
+      const twin = await _rejects(runCredentialProcess({ command: printing({ [camel!]: "SECRET-one", [snake!]: "VALUE-two" }), env }));
+      assert.equal((twin as CredentialProcessError).field, camel);
+      assert.match(twin.message, new RegExp(`both "${camel}" and "${snake}"`));
+      assert.doesNotMatch(twin.message, /SECRET|VALUE/);
+    }
+    const late = await _rejects(runCredentialProcess({ command: printing({ accessToken: "ok", expiresAt: 1_900_000_000_000, expires_at: 1_800_000_000 }), env }));
+    assert.equal((late as CredentialProcessError).field, "expiresAt");
     const err = await _rejects(runCredentialProcess({ command: printing({ accessToken: "ok", baseUrl: "https://SECRET-one.example", base_url: "https://VALUE-two.example" }), env }));
     assert.ok(err instanceof CredentialProcessError);
     assert.equal(err.field, "baseUrl");
     assert.match(err.message, /both "baseUrl" and "base_url"/);
     assert.doesNotMatch(err.message, /SECRET|VALUE/);
-    assert.deepEqual(await runCredentialProcess({ command: printing({ accessToken: "ok", baseUrl: "https://same.example", base_url: "https://same.example" }), env }), { accessToken: "ok", baseUrl: "https://same.example" });
+    assert.deepEqual(await runCredentialProcess({ command: printing({ accessToken: "ok", baseUrl: "https://same.example", base_url: "https://same.example" }), env }), { accessToken: "ok", baseUrl: "https://same.example", baseUrlField: "baseUrl" });
   });
 
   it("accepts a token with quotes, $, backticks and backslashes, and a URL with non-ASCII letters (both printed quoted)", async () => {
@@ -60,6 +73,7 @@ describe("runCredentialProcess: what a credential command prints is a credential
     assert.deepEqual(await runCredentialProcess({ command: printing({ accessToken: token, baseUrl: "https://dns.exämple/ü" }), env: { PATH: process.env.PATH } }), {
       accessToken: token,
       baseUrl: "https://dns.exämple/ü",
+      baseUrlField: "baseUrl",
     });
   });
 });

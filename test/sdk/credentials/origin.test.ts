@@ -106,6 +106,20 @@ describe("a secret travels only to its own origin (the resolution)", () => {
     }
   });
 
+  it("a credential command that prints base_url: its origin too, and the conflict names base_url as the command wrote it", async () => {
+    const printed = `${JSON.stringify(process.execPath)} -e 'console.log(JSON.stringify({ access_token: "at-cmd", base_url: "${A}" }))'`;
+    const env = { PATH: process.env.PATH ?? "" };
+    const r = resolve({}, { credentialCommand: printed }, { baseUrl: B });
+    assert.ok(!isProblem(r) && r.mode === "command");
+    const e = await _rejects(usableCredentials(r, env));
+    assert.equal(e.code, "base_url_conflict");
+    assert.match(e.message, /by the base_url it printed, belongs to https:\/\/a\.example/);
+    assert.doesNotMatch(e.message, /at-cmd/);
+    const alone = resolve({}, { credentialCommand: printed }, {});
+    assert.ok(!isProblem(alone));
+    assert.equal((await usableCredentials(alone, env)).baseUrl, A, "the token goes to the origin the command named");
+  });
+
   it("a credential command that prints its own baseUrl: another base URL is a conflict", async () => {
     const printed = `${JSON.stringify(process.execPath)} -e 'console.log(JSON.stringify({ accessToken: "at-cmd", baseUrl: "${A}" }))'`;
     const env = { PATH: process.env.PATH ?? "" };
