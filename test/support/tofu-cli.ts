@@ -20,8 +20,7 @@ export const TOFU_DEFAULT_VERSION = "1.12.6";
  * ```
  */
 export function _tofuVersion(): string {
-  const v = process.env.TOFU_VERSION;
-  return v ? v.replace(/^v/, "") : TOFU_DEFAULT_VERSION;
+  return versionOf("tofu");
 }
 
 /**
@@ -35,9 +34,7 @@ export function _tofuVersion(): string {
  * ```
  */
 export function _tofuBin(): string {
-  if (process.env.TOFU_BIN) return process.env.TOFU_BIN;
-  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(cache, "pulumi-dns-account", "tofu", _tofuVersion(), "bin");
+  return binOf("tofu");
 }
 
 /**
@@ -79,11 +76,22 @@ export function _tofuEnv(dir: string, cliConfig = "", extra: NodeJS.ProcessEnv =
  * ```
  */
 export function _tofuMissing(): string | undefined {
-  return missingCli("tofu", _tofuBin(), _tofuVersion());
+  return _cliMissing("tofu");
 }
 
-/** Why `<bin>/<name>` cannot run: absent, silent to `<name> version -json`, or not `version` (`npm run <name>` builds it). */
-function missingCli(name: TofuCli, bin: string, version: string): string | undefined {
+/**
+ * Why `name` (tofu or terraform) cannot run, or undefined when it can: no executable in the folder its
+ * install script leaves it in ({@link _tofuBin}, {@link _terraformBin}), or one that does not answer
+ * `<name> version -json` with the version that script builds (`npm run <name>` builds it).
+ *
+ * @example
+ * ```ts
+ * before(() => _failWithoutTofu(_cliMissing("terraform")));
+ * ```
+ */
+export function _cliMissing(name: TofuCli): string | undefined {
+  const bin = binOf(name);
+  const version = versionOf(name);
   const exe = path.join(bin, name);
   if (!existsSync(exe)) return `no ${name} in ${bin} (run "npm run ${name}")`;
   let out: string;
@@ -136,8 +144,7 @@ export const TERRAFORM_DEFAULT_VERSION = "1.13.3";
  * ```
  */
 export function _terraformVersion(): string {
-  const v = process.env.TERRAFORM_VERSION;
-  return v ? v.replace(/^v/, "") : TERRAFORM_DEFAULT_VERSION;
+  return versionOf("terraform");
 }
 
 /**
@@ -150,13 +157,31 @@ export function _terraformVersion(): string {
  * ```
  */
 export function _terraformBin(): string {
-  if (process.env.TERRAFORM_BIN) return process.env.TERRAFORM_BIN;
-  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(cache, "pulumi-dns-account", "terraform", _terraformVersion(), "bin");
+  return binOf("terraform");
 }
 
 /** The CLIs the tofu tests drive: OpenTofu, and Terraform for the suites that say so. */
 export type TofuCli = "tofu" | "terraform";
+
+/** Each CLI's install-script variables (its version, the folder that overrides its bin) and default version. */
+const VARIABLES: Record<TofuCli, { version: string; bin: string; fallback: string }> = {
+  tofu: { version: "TOFU_VERSION", bin: "TOFU_BIN", fallback: TOFU_DEFAULT_VERSION },
+  terraform: { version: "TERRAFORM_VERSION", bin: "TERRAFORM_BIN", fallback: TERRAFORM_DEFAULT_VERSION },
+};
+
+/** The version of `cli` its install script builds: its variable (a leading "v" dropped), else the default. */
+function versionOf(cli: TofuCli): string {
+  const v = process.env[VARIABLES[cli].version];
+  return v ? v.replace(/^v/, "") : VARIABLES[cli].fallback;
+}
+
+/** Where the install script leaves `cli`: `${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-dns-account/<cli>/<version>/bin`, unless its bin variable says. */
+function binOf(cli: TofuCli): string {
+  const override = process.env[VARIABLES[cli].bin];
+  if (override) return override;
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(cache, "pulumi-dns-account", cli, versionOf(cli), "bin");
+}
 
 /**
  * The executable of `cli`, as the tests run it.
@@ -167,19 +192,6 @@ export type TofuCli = "tofu" | "terraform";
  * ```
  */
 export function _cliPath(cli: TofuCli): string {
-  return cli === "terraform" ? path.join(_terraformBin(), "terraform") : path.join(_tofuBin(), "tofu");
+  return path.join(binOf(cli), cli);
 }
 
-/**
- * Why `cli` cannot run, or undefined when it can: {@link _tofuMissing} for tofu; for Terraform, no
- * `terraform` in {@link _terraformBin}, or one that does not answer `terraform version -json` with
- * {@link _terraformVersion} (`npm run terraform` builds it).
- *
- * @example
- * ```ts
- * before(() => _failWithoutTofu(_cliMissing("terraform")));
- * ```
- */
-export function _cliMissing(cli: TofuCli): string | undefined {
-  return cli === "terraform" ? missingCli("terraform", _terraformBin(), _terraformVersion()) : _tofuMissing();
-}
